@@ -1,0 +1,75 @@
+// decoder.hpp: the C++ structural decoder, an implementation of the AHP generated-codec contract
+// straight from the schema IR.
+//
+// Contract (docs/contract.md): parsing is structural, not validation. Unknown members are kept at
+// any depth; an unknown value of an open string enum warns (unknown_enum); an unknown tag of a
+// discriminated union warns (unknown_variant); a known tag with an invalid body is an error
+// (invalid_known_variant); unions select exactly (no_union_match, ambiguous_union for oneOf); absent
+// differs from null; forbidden property sets are rejected even when the value is null; literals are
+// checked; integers are integral and within +-(2^53-1). Patterns, lengths, formats, bounds, array
+// cardinality and conditionals are not checked. Acceptance means no error-severity diagnostic.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "json/parse.hpp"
+#include "json/value.hpp"
+#include "schema/ir.hpp"
+
+namespace crosscheck::decoder {
+
+enum class Severity { kError, kWarning };
+const char* severity_name(Severity severity);  ///< "error" / "warning"
+
+/// One of the nine SDK codes: invalid_type, missing_required, literal_mismatch, unknown_enum,
+/// unknown_variant, invalid_known_variant, no_union_match, ambiguous_union, invalid_json.
+struct Diagnostic {
+  std::string path;  ///< RFC 6901 JSON Pointer, "" for the root
+  std::string code;
+  Severity severity = Severity::kError;
+  std::string message;
+};
+
+struct DecodeResult {
+  bool accepted = false;
+  std::vector<Diagnostic> diagnostics;
+  /// The parsed value (accepted or rejected alike, unless the bytes were not JSON).
+  std::optional<json::Value> raw;
+  /// For accepted input: the re-encoded JSON text (compact, duplicates collapsed).
+  std::optional<std::string> encoded;
+
+  bool has_warning() const;
+};
+
+/// Receives, for schema coverage, each outcome-deciding node the check visited. Optional.
+class CoverageSink {
+ public:
+  virtual ~CoverageSink() = default;
+  /// `node` was exercised; `matched` says whether the value satisfied it.
+  virtual void visit(const schema::Shape& node, bool matched) = 0;
+};
+
+struct DecodeOptions {
+  json::ParseLimits limits;
+};
+
+class Decoder {
+ public:
+  explicit Decoder(const schema::Ir& ir, DecodeOptions options = {});
+
+  /// Parse `bytes` as JSON and check it against `root`. Never throws for any input bytes.
+  DecodeResult decode(const schema::Root& root, std::string_view bytes, CoverageSink* coverage = nullptr) const;
+  /// Check an already parsed value (no invalid_json possible).
+  DecodeResult check(const schema::Root& root, const json::Value& value, CoverageSink* coverage = nullptr) const;
+
+  const schema::Ir& ir() const { return ir_; }
+
+ private:
+  const schema::Ir& ir_;
+  DecodeOptions options_;
+};
+
+}  // namespace crosscheck::decoder
