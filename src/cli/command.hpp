@@ -3,17 +3,16 @@
 // registry, so the same table drives parsing and --help.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <functional>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 namespace crosscheck::cli {
 
 struct CommandSpec {
-  const char* name;         ///< "decode"
-  const char* summary;      ///< one line for `crosscheck --help`
-  const char* examples;     ///< shown at the end of `crosscheck <name> --help`
+  const char* name;      ///< "decode"
+  const char* summary;   ///< one line for `crosscheck --help`
+  const char* examples;  ///< shown at the end of `crosscheck <name> --help`
   /// Adds the options to `sub` and returns the action to run once parsing succeeded; the action
   /// returns the exit code, or throws crosscheck::Fatal.
   std::function<std::function<int()>(CLI::App& sub)> setup;

@@ -16,8 +16,8 @@
 namespace crosscheck::json {
 
 struct ParseLimits {
-  std::size_t max_depth = 1000;                     ///< nesting of arrays and objects
-  std::size_t max_bytes = std::size_t{64} << 20;    ///< input size
+  std::size_t max_depth = 1000;                   ///< nesting of arrays and objects
+  std::size_t max_bytes = std::size_t{64} << 20;  ///< input size
 };
 
 struct ParseError {

@@ -67,8 +67,8 @@ class Value {
  private:
   Kind kind_ = Kind::kNull;
   bool bool_ = false;
-  std::string text_;           // number spelling or string content
-  std::vector<Value> items_;   // array elements
+  std::string text_;             // number spelling or string content
+  std::vector<Value> items_;     // array elements
   std::vector<Member> members_;  // object members in input order, duplicates kept
 };
 

@@ -11,16 +11,17 @@ namespace crosscheck {
 
 /// Exit codes shared by every command (documented in the README).
 enum ExitCode : int {
-  kExitClean = 0,        ///< nothing unexpected
-  kExitDivergence = 1,   ///< divergences, failed cases, or a rejected decode
-  kExitUsage = 2,        ///< usage, input, schema or configuration error
-  kExitAdapter = 3,      ///< an adapter could not be started
+  kExitClean = 0,       ///< nothing unexpected
+  kExitDivergence = 1,  ///< divergences, failed cases, or a rejected decode
+  kExitUsage = 2,       ///< usage, input, schema or configuration error
+  kExitAdapter = 3,     ///< an adapter could not be started
 };
 
 /// Thrown for errors that end the command: main() prints "ERROR: <what>" and exits with `code`.
 class Fatal : public std::runtime_error {
  public:
-  explicit Fatal(std::string message, int code = kExitUsage) : std::runtime_error(std::move(message)), code_(code) {}
+  explicit Fatal(std::string message, int code = kExitUsage)
+      : std::runtime_error(std::move(message)), code_(code) {}
   int code() const { return code_; }
 
  private:

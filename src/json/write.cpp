@@ -1,0 +1,214 @@
+// write.cpp: JSON text from the lossless tree (compact, pretty, and Python's indent=2 format).
+#include "json/write.hpp"
+
+#include <cstdint>
+#include <unordered_map>
+
+namespace crosscheck::json {
+namespace {
+
+const char kHex[] = "0123456789abcdef";
+
+void append_u_escape(std::string& out, std::uint32_t unit) {
+  out += "\\u";
+  out.push_back(kHex[(unit >> 12) & 0xF]);
+  out.push_back(kHex[(unit >> 8) & 0xF]);
+  out.push_back(kHex[(unit >> 4) & 0xF]);
+  out.push_back(kHex[unit & 0xF]);
+}
+
+/// Decodes one WTF-8 sequence at s[i]; returns its length (1 for a stray byte, taken as is).
+std::size_t decode_wtf8(std::string_view s, std::size_t i, std::uint32_t& cp) {
+  auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = b(i);
+  if (c < 0x80) {
+    cp = c;
+    return 1;
+  }
+  if ((c & 0xE0) == 0xC0 && i + 1 < s.size()) {
+    cp = ((c & 0x1Fu) << 6) | (b(i + 1) & 0x3Fu);
+    return 2;
+  }
+  if ((c & 0xF0) == 0xE0 && i + 2 < s.size()) {
+    cp = ((c & 0x0Fu) << 12) | ((b(i + 1) & 0x3Fu) << 6) | (b(i + 2) & 0x3Fu);
+    return 3;
+  }
+  if ((c & 0xF8) == 0xF0 && i + 3 < s.size()) {
+    cp = ((c & 0x07u) << 18) | ((b(i + 1) & 0x3Fu) << 12) | ((b(i + 2) & 0x3Fu) << 6) | (b(i + 3) & 0x3Fu);
+    return 4;
+  }
+  cp = c;
+  return 1;
+}
+
+void append_quoted(std::string& out, std::string_view s, bool ascii_only) {
+  out.push_back('"');
+  std::size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      out.push_back(static_cast<char>(c));
+      ++i;
+      continue;
+    }
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        ++i;
+        continue;
+      case '\\':
+        out += "\\\\";
+        ++i;
+        continue;
+      case '\b':
+        out += "\\b";
+        ++i;
+        continue;
+      case '\f':
+        out += "\\f";
+        ++i;
+        continue;
+      case '\n':
+        out += "\\n";
+        ++i;
+        continue;
+      case '\r':
+        out += "\\r";
+        ++i;
+        continue;
+      case '\t':
+        out += "\\t";
+        ++i;
+        continue;
+      default:
+        break;
+    }
+    if (c < 0x20) {
+      append_u_escape(out, c);
+      ++i;
+      continue;
+    }
+    std::uint32_t cp;
+    std::size_t len = decode_wtf8(s, i, cp);
+    bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
+    if (surrogate || ascii_only) {
+      if (cp >= 0x10000) {
+        cp -= 0x10000;
+        append_u_escape(out, 0xD800 + (cp >> 10));
+        append_u_escape(out, 0xDC00 + (cp & 0x3FF));
+      } else {
+        append_u_escape(out, cp);
+      }
+    } else {
+      out.append(s.substr(i, len));
+    }
+    i += len;
+  }
+  out.push_back('"');
+}
+
+struct Writer {
+  const WriteOptions& options;
+  const char* item_sep;  // between members/elements when not pretty
+  const char* key_sep;   // between a key and its value
+  std::string out;
+
+  void newline(int depth) {
+    out.push_back('\n');
+    out.append(static_cast<std::size_t>(options.indent * depth), ' ');
+  }
+
+  void write(const Value& v, int depth) {
+    switch (v.kind()) {
+      case Kind::kNull:
+        out += "null";
+        return;
+      case Kind::kBool:
+        out += v.as_bool() ? "true" : "false";
+        return;
+      case Kind::kNumber:
+        out += v.number_text();
+        return;
+      case Kind::kString:
+        append_quoted(out, v.string_value(), options.ascii_only);
+        return;
+      case Kind::kArray: {
+        if (v.items().empty()) {
+          out += "[]";
+          return;
+        }
+        out.push_back('[');
+        bool first = true;
+        for (const auto& item : v.items()) {
+          if (!first) out += item_sep;
+          first = false;
+          if (options.indent >= 0) newline(depth + 1);
+          write(item, depth + 1);
+        }
+        if (options.indent >= 0) newline(depth);
+        out.push_back(']');
+        return;
+      }
+      case Kind::kObject: {
+        const auto& members = v.members();
+        if (members.empty()) {
+          out += "{}";
+          return;
+        }
+        // Positions of the members to write: all of them, or the first of each key when collapsing.
+        std::vector<std::pair<const std::string*, const Value*>> chosen;
+        chosen.reserve(members.size());
+        if (options.collapse_duplicates) {
+          std::unordered_map<std::string_view, std::size_t> index;
+          for (const auto& m : members) {
+            auto [it, fresh] = index.emplace(m.key, chosen.size());
+            if (fresh)
+              chosen.emplace_back(&m.key, &m.value);
+            else
+              chosen[it->second].second = &m.value;  // last value wins, first position kept
+          }
+        } else {
+          for (const auto& m : members) chosen.emplace_back(&m.key, &m.value);
+        }
+        out.push_back('{');
+        bool first = true;
+        for (const auto& [key, value] : chosen) {
+          if (!first) out += item_sep;
+          first = false;
+          if (options.indent >= 0) newline(depth + 1);
+          append_quoted(out, *key, options.ascii_only);
+          out += key_sep;
+          write(*value, depth + 1);
+        }
+        if (options.indent >= 0) newline(depth);
+        out.push_back('}');
+        return;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::string quote(std::string_view wtf8, bool ascii_only) {
+  std::string out;
+  append_quoted(out, wtf8, ascii_only);
+  return out;
+}
+
+std::string write(const Value& value, const WriteOptions& options) {
+  Writer w{options, ",", options.indent >= 0 ? ": " : ":", {}};
+  w.write(value, 0);
+  return std::move(w.out);
+}
+
+std::string write_python_indent2(const Value& value) {
+  WriteOptions options;
+  options.indent = 2;
+  options.ascii_only = true;
+  std::string text = write(value, options);
+  text.push_back('\n');
+  return text;
+}
+
+}  // namespace crosscheck::json

@@ -1,0 +1,161 @@
+// Tests of strict parsing into the lossless tree: what is kept, what is rejected and where.
+#include <gtest/gtest.h>
+
+#include "json/parse.hpp"
+#include "json/write.hpp"
+
+namespace crosscheck::json {
+namespace {
+
+Value ok(std::string_view text) {
+  auto r = parse(text);
+  EXPECT_TRUE(r.ok()) << text << ": " << (r.ok() ? "" : r.error().message());
+  return r.ok() ? r.value() : Value();
+}
+
+ParseError bad(std::string_view text, const ParseLimits& limits = {}) {
+  auto r = parse(text, limits);
+  EXPECT_FALSE(r.ok()) << "accepted: " << text;
+  return r.ok() ? ParseError{} : r.error();
+}
+
+TEST(JsonParse, KeepsMemberOrderAndDuplicateKeys) {
+  Value v = ok(R"({"b":1,"a":2,"b":3})");
+  ASSERT_TRUE(v.is_object());
+  ASSERT_EQ(v.members().size(), 3u);
+  EXPECT_EQ(v.members()[0].key, "b");
+  EXPECT_EQ(v.members()[1].key, "a");
+  EXPECT_EQ(v.members()[2].key, "b");
+  EXPECT_EQ(v.find("b")->number_text(), "3");  // last wins on look-up
+  EXPECT_EQ(write(v), R"({"b":1,"a":2,"b":3})");
+}
+
+TEST(JsonParse, KeepsNumberSpelling) {
+  for (const char* n : {"0", "-0", "1.0", "1E0", "1e+2", "10E-1", "9007199254740993", "-1.50e-3", "1E400",
+                        "123456789012345678901234567890"}) {
+    Value v = ok(n);
+    ASSERT_TRUE(v.is_number()) << n;
+    EXPECT_EQ(v.number_text(), n);
+  }
+  Value v = ok("[1.0 , 2E3\n]");
+  EXPECT_EQ(v.items()[0].number_text(), "1.0");
+  EXPECT_EQ(v.items()[1].number_text(), "2E3");
+}
+
+TEST(JsonParse, RejectsBadNumbers) {
+  for (const char* n : {"01", "1.", "+1", ".5", "-", "1e", "1e+", "NaN", "Infinity", "-Infinity", "0x10",
+                        "1.e3", "[01]", "[1.]", "{\"a\":-}", "[2e]"}) {
+    bad(n);
+  }
+}
+
+TEST(JsonParse, DecodesEscapes) {
+  Value v = ok(R"("a\"b\\c\/d\b\f\n\r\t\u0041\u00e9\u20ac\ud83d\ude00")");
+  EXPECT_EQ(v.string_value(), "a\"b\\c/d\b\f\n\r\tA\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
+}
+
+TEST(JsonParse, KeepsLoneSurrogatesAsWtf8) {
+  Value v = ok(R"(["\ud800", "\udc00x", "\ud800\u0041"])");
+  EXPECT_EQ(v.items()[0].string_value(), "\xED\xA0\x80");
+  EXPECT_EQ(v.items()[1].string_value(), "\xED\xB0\x80x");
+  EXPECT_EQ(v.items()[2].string_value(),
+            "\xED\xA0\x80"
+            "A");
+  // And they are written back as escapes, never as raw (invalid UTF-8) bytes.
+  EXPECT_EQ(write(v), R"(["\ud800","\udc00x","\ud800A"])");
+}
+
+TEST(JsonParse, KeepsRawNonAsciiAndLineSeparators) {
+  Value v = ok("\"\xE2\x80\xA8\xC3\xA9\"");
+  EXPECT_EQ(v.string_value(), "\xE2\x80\xA8\xC3\xA9");
+}
+
+TEST(JsonParse, RejectsBadStrings) {
+  bad("\"a\nb\"");  // raw control character
+  bad("\"a\tb\"");
+  bad(std::string_view("\"a\0b\"", 5));
+  bad(R"("\x41")");    // unknown escape
+  bad(R"("\u12G4")");  // bad hex
+  bad(R"("\u12")");
+  bad(R"("abc)");       // unterminated
+  bad(R"({"a\q":1})");  // bad escape in a key
+}
+
+TEST(JsonParse, RejectsInvalidUtf8WithItsOffset) {
+  for (std::string s :
+       {std::string("[\"a\xFF\"]"), std::string("[\"a\xC0\xAF\"]"), std::string("[\"a\xED\xA0\x80\"]"),
+        std::string("[\"a\xF4\x90\x80\x80\"]"), std::string("[\"a\xE2\x82\"]")}) {
+    ParseError e = bad(s);
+    EXPECT_EQ(e.offset, 3u) << s;
+    EXPECT_EQ(e.expected, "UTF-8 text");
+  }
+}
+
+TEST(JsonParse, RejectsBomAndTrailingContent) {
+  EXPECT_NE(bad("\xEF\xBB\xBF{}").expected.find("byte order mark"), std::string::npos);
+  ParseError e = bad("{} x");
+  EXPECT_EQ(e.offset, 3u);
+  EXPECT_EQ(e.expected, "the end of the input");
+  bad("1 2");
+  bad("[1] [2]");
+  bad("\"a\" \"b\"");
+  bad("");
+  bad("   ");
+}
+
+TEST(JsonParse, RejectsStructuralErrors) {
+  for (const char* s : {"[1,]",  "[,1]",         "[1 2]",     "{\"a\":1,}", "{\"a\" 1}",
+                        "{a:1}", "{\"a\":}",     "[",         "{",          "]",
+                        "}",     "[1}",          "{\"a\":1]", "tru",        "nul",
+                        "truex", "[true false]", "{'a':1}",   "\f1",        "1\v"}) {
+    bad(s);
+  }
+}
+
+TEST(JsonParse, AcceptsAllRfcWhitespaceOnly) {
+  ok(" \t\r\n[ \t\r\n1 \t\r\n, 2 ] \t\r\n");
+  bad("[1,\xC2\xA0"
+      "2]");  // no-break space is not JSON whitespace
+}
+
+TEST(JsonParse, ReportsLineAndColumn) {
+  ParseError e = bad("{\n  \"a\": 1,\n  \"b\": tru\n}");
+  EXPECT_EQ(e.line, 3u);
+  EXPECT_GE(e.column, 8u);
+  EXPECT_NE(e.message().find("line 3"), std::string::npos);
+}
+
+TEST(JsonParse, EnforcesDepthLimit) {
+  ParseLimits limits;
+  limits.max_depth = 10;
+  std::string ten(10, '[');
+  ten += std::string(10, ']');
+  EXPECT_TRUE(parse(ten, limits).ok());
+  std::string eleven(11, '[');
+  eleven += std::string(11, ']');
+  EXPECT_NE(bad(eleven, limits).expected.find("nesting at most 10"), std::string::npos);
+  // The default limit holds against a very deep document: an error, not a stack overflow.
+  std::string deep(200000, '[');
+  deep += std::string(200000, ']');
+  bad(deep);
+}
+
+TEST(JsonParse, EnforcesSizeLimit) {
+  ParseLimits limits;
+  limits.max_bytes = 8;
+  EXPECT_TRUE(parse("[1,2,3]", limits).ok());
+  EXPECT_NE(bad("[1,2,3,4]", limits).expected.find("at most 8 bytes"), std::string::npos);
+}
+
+TEST(JsonParse, ParsesScalarDocuments) {
+  EXPECT_TRUE(ok("null").is_null());
+  EXPECT_TRUE(ok(" true ").as_bool());
+  EXPECT_FALSE(ok("false").as_bool());
+  EXPECT_EQ(ok("\"x\"").string_value(), "x");
+  EXPECT_EQ(ok("-12.5e3").number_text(), "-12.5e3");
+  EXPECT_TRUE(ok("{}").is_object());
+  EXPECT_TRUE(ok("[]").is_array());
+}
+
+}  // namespace
+}  // namespace crosscheck::json
