@@ -61,9 +61,11 @@ class Decoder {
   explicit Decoder(const schema::Ir& ir, DecodeOptions options = {});
 
   /// Parse `bytes` as JSON and check it against `root`. Never throws for any input bytes.
-  DecodeResult decode(const schema::Root& root, std::string_view bytes, CoverageSink* coverage = nullptr) const;
+  DecodeResult decode(const schema::Root& root, std::string_view bytes,
+                      CoverageSink* coverage = nullptr) const;
   /// Check an already parsed value (no invalid_json possible).
-  DecodeResult check(const schema::Root& root, const json::Value& value, CoverageSink* coverage = nullptr) const;
+  DecodeResult check(const schema::Root& root, const json::Value& value,
+                     CoverageSink* coverage = nullptr) const;
 
   const schema::Ir& ir() const { return ir_; }
 

@@ -19,8 +19,20 @@
 namespace crosscheck::schema {
 
 enum class ShapeKind : std::uint8_t {
-  kAny, kNever, kNull, kBoolean, kInteger, kNumber, kString,
-  kLiteral, kEnum, kArray, kObject, kUnion, kIntersection, kRef,
+  kAny,
+  kNever,
+  kNull,
+  kBoolean,
+  kInteger,
+  kNumber,
+  kString,
+  kLiteral,
+  kEnum,
+  kArray,
+  kObject,
+  kUnion,
+  kIntersection,
+  kRef,
 };
 /// Lower-case IR spelling: "any", "literal", "intersection", ...
 const char* shape_kind_name(ShapeKind kind);
@@ -38,20 +50,20 @@ struct Property {
 
 struct Shape {
   ShapeKind kind = ShapeKind::kAny;
-  std::uint32_t id = 0;       ///< dense, unique within one Ir
-  std::string source;         ///< "<doc path>#<pointer>" of the schema node this came from
+  std::uint32_t id = 0;  ///< dense, unique within one Ir
+  std::string source;    ///< "<doc path>#<pointer>" of the schema node this came from
 
-  json::Value literal;                    ///< kLiteral
-  std::vector<json::Value> enum_values;   ///< kEnum
-  bool open_strings = false;              ///< kEnum: every value is a string, unknown strings warn
-  ShapePtr items;                         ///< kArray
-  std::vector<Property> properties;       ///< kObject, sorted by wire_name
+  json::Value literal;                   ///< kLiteral
+  std::vector<json::Value> enum_values;  ///< kEnum
+  bool open_strings = false;             ///< kEnum: every value is a string, unknown strings warn
+  ShapePtr items;                        ///< kArray
+  std::vector<Property> properties;      ///< kObject, sorted by wire_name
   std::vector<std::vector<std::string>> forbidden_property_sets;  ///< kObject, each set sorted
-  bool additional_allowed = true;         ///< kObject: false for additionalProperties:false (not enforced by parse)
-  UnionMode mode = UnionMode::kOneOf;     ///< kUnion
-  std::vector<ShapePtr> variants;         ///< kUnion, kIntersection
+  bool additional_allowed = true;  ///< kObject: false for additionalProperties:false (not enforced by parse)
+  UnionMode mode = UnionMode::kOneOf;        ///< kUnion
+  std::vector<ShapePtr> variants;            ///< kUnion, kIntersection
   std::optional<std::string> discriminator;  ///< kUnion (oneOf only)
-  std::string ref;                        ///< kRef: the name of a NamedType
+  std::string ref;                           ///< kRef: the name of a NamedType
 };
 
 struct NamedType {
@@ -83,11 +95,11 @@ struct IrStats {
 
 class Ir {
  public:
-  std::string schema_revision;   ///< "draft"
-  std::string protocol_version;  ///< "draft"
-  std::string origin;            ///< "manifest" or "bundle"
-  std::string source_path;       ///< what was loaded
-  std::string manifest_sha256;   ///< of manifest.json, or from the SDK lock next to a bundle ("" if none)
+  std::string schema_revision;      ///< "draft"
+  std::string protocol_version;     ///< "draft"
+  std::string origin;               ///< "manifest" or "bundle"
+  std::string source_path;          ///< what was loaded
+  std::string manifest_sha256;      ///< of manifest.json, or from the SDK lock next to a bundle ("" if none)
   std::optional<json::Value> lock;  ///< the SDK's ahp-codegen.lock.json next to a bundle, if any
   std::vector<Document> documents;
   std::map<std::string, NamedType, std::less<>> types;  ///< by public name
