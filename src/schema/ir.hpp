@@ -60,6 +60,12 @@ struct Shape {
   std::vector<Property> properties;      ///< kObject, sorted by wire_name
   std::vector<std::vector<std::string>> forbidden_property_sets;  ///< kObject, each set sorted
   bool additional_allowed = true;  ///< kObject: false for additionalProperties:false (not enforced by parse)
+  /// kObject: a typed additionalProperties schema (the generator's additional {kind:"typed", shape}):
+  /// members not under `properties` are checked against it. nullptr for absent/true/false.
+  ShapePtr additional_shape;
+  /// kInteger: inclusive bounds (number spelling from the schema's minimum/maximum). Either one set
+  /// makes it the generator's {kind:"boundedInteger", minimum?, maximum?}, enforced by the SDK parsers.
+  std::optional<std::string> minimum, maximum;
   UnionMode mode = UnionMode::kOneOf;        ///< kUnion
   std::vector<ShapePtr> variants;            ///< kUnion, kIntersection
   std::optional<std::string> discriminator;  ///< kUnion (oneOf only)
