@@ -6,10 +6,12 @@
 // discriminated union warns (unknown_variant); a known tag with an invalid body is an error
 // (invalid_known_variant); unions select exactly (no_union_match, ambiguous_union for oneOf); absent
 // differs from null; forbidden property sets are rejected even when the value is null; literals are
-// checked; integers are integral and within +-(2^53-1). Patterns, lengths, formats, bounds, array
-// cardinality and conditionals are not checked. Acceptance means no error-severity diagnostic.
+// checked; integers are integral and within +-(2^53-1). As in the pinned generator, the IR's integer
+// bounds (boundedInteger) and typed additional members are checked too. Patterns, lengths, formats,
+// other bounds, array cardinality and conditionals are not. Acceptance: no error-severity diagnostic.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,7 +55,10 @@ class CoverageSink {
 };
 
 struct DecodeOptions {
-  json::ParseLimits limits;
+  json::ParseLimits limits;  ///< also bounds the nesting that check() follows
+  /// Diagnostics kept per decode (the outcome is exact either way): bounds memory on payloads
+  /// with millions of faults, and on schemas whose intersections repeat the same fault.
+  std::size_t max_diagnostics = 10000;
 };
 
 class Decoder {

@@ -1,0 +1,458 @@
+// checker.cpp: the two passes of the structural check (see checker.hpp for the why).
+#include "decoder/checker.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include "json/equal.hpp"
+#include "json/write.hpp"
+
+namespace crosscheck::decoder::detail {
+
+using json::Value;
+using schema::Shape;
+using schema::ShapeKind;
+
+namespace {
+
+Status worse(Status a, Status b) { return a > b ? a : b; }
+
+/// Composite nodes check the same value again through other nodes: their results are memoized.
+bool is_composite(ShapeKind kind) {
+  return kind == ShapeKind::kRef || kind == ShapeKind::kUnion || kind == ShapeKind::kIntersection;
+}
+
+/// Most integers on the wire are short plain tokens; only the rest need exact decimal arithmetic.
+bool safe_integer(const std::string& text) {
+  std::size_t digits = text.size() - (text[0] == '-' ? 1 : 0);
+  if (digits <= 15 && text.find_first_of(".eE") == std::string::npos) return true;
+  return json::is_safe_integer(text);
+}
+
+std::string shorten(std::string text) {
+  constexpr std::size_t kMax = 80;
+  if (text.size() > kMax) text = text.substr(0, kMax) + "...";
+  return text;
+}
+
+std::string describe(const Value& value) {
+  switch (value.kind()) {
+    case json::Kind::kNumber:
+      return "number " + shorten(value.number_text());
+    case json::Kind::kString:
+      return "string " + shorten(json::quote(value.string_value()));
+    case json::Kind::kBool:
+      return value.as_bool() ? "true" : "false";
+    default:
+      return json::kind_name(value.kind());
+  }
+}
+
+}  // namespace
+
+std::size_t Checker::KeyHash::operator()(const Key& key) const {
+  std::size_t a = std::hash<const void*>{}(key.node);
+  std::size_t b = std::hash<const void*>{}(key.value);
+  return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
+}
+
+void append_pointer_token(std::string& path, std::string_view key) {
+  path.push_back('/');
+  for (char c : key) {
+    if (c == '~') {
+      path += "~0";
+    } else if (c == '/') {
+      path += "~1";
+    } else {
+      path.push_back(c);
+    }
+  }
+}
+
+Checker::Checker(const schema::Ir& ir, CoverageSink* coverage, std::size_t max_depth,
+                 std::size_t max_diagnostics)
+    : ir_(ir), coverage_(coverage), max_depth_(max_depth), max_diagnostics_(max_diagnostics) {}
+
+Status Checker::run(const Shape& shape, const Value& value, std::vector<Diagnostic>& out) {
+  Status result = status(shape, value, 0, true);
+  if (result != Status::kClean) {
+    out_ = &out;
+    path_.clear();
+    emit(shape, value, 0);
+    out_ = nullptr;
+  }
+  return result;
+}
+
+// --- pass 1 -----------------------------------------------------------------------------------
+
+Status Checker::status(const Shape& node, const Value& value, std::size_t depth, bool memoize) {
+  if (!memoize && !is_composite(node.kind)) return evaluate(node, value, depth);
+  Key key{&node, &value};
+  if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+  // Re-entering a pair that is still being checked is a reference cycle that consumes no input:
+  // the SDKs would recurse until their stack gives out; here it is an error.
+  if (!in_progress_.insert(key).second) return Status::kError;
+  Status result = evaluate(node, value, depth);
+  in_progress_.erase(key);
+  memo_.emplace(key, result);
+  return result;
+}
+
+bool Checker::too_deep(const Value& value, std::size_t depth) const {
+  return (value.is_array() || value.is_object()) && depth >= max_depth_;
+}
+
+Status Checker::evaluate(const Shape& node, const Value& value, std::size_t depth) {
+  switch (node.kind) {
+    case ShapeKind::kLiteral: {
+      bool equal = json::semantically_equal(value, node.literal);
+      visit(node, equal);
+      return equal ? Status::kClean : Status::kError;
+    }
+    case ShapeKind::kEnum: {
+      Status result = leaf(node, value, nullptr);
+      visit(node, result == Status::kClean);
+      return result;
+    }
+    case ShapeKind::kArray: {
+      if (!value.is_array() || too_deep(value, depth)) return Status::kError;
+      Status result = Status::kClean;
+      for (const Value& item : value.items())
+        result = worse(result, status(*node.items, item, depth + 1, false));
+      return result;
+    }
+    case ShapeKind::kObject:
+      return evaluate_object(node, value, depth);
+    case ShapeKind::kIntersection: {
+      Status result = Status::kClean;
+      for (const auto& variant : node.variants) result = worse(result, status(*variant, value, depth, false));
+      return result;
+    }
+    case ShapeKind::kRef: {
+      const Shape* target = resolve(node);
+      return target ? status(*target, value, depth, false) : Status::kError;
+    }
+    case ShapeKind::kUnion:
+      return evaluate_union(node, value, depth);
+    default:
+      return leaf(node, value, nullptr);
+  }
+}
+
+Status Checker::evaluate_object(const Shape& node, const Value& value, std::size_t depth) {
+  if (!value.is_object() || too_deep(value, depth)) return Status::kError;
+  bool own_ok = true;  // forbidden sets and required members: this node's own outcome
+  for (const auto& set : node.forbidden_property_sets) {
+    bool all_present = true;
+    for (const auto& name : set) all_present = all_present && value.contains(name);
+    if (all_present) own_ok = false;
+  }
+  Status result = Status::kClean;
+  bool has_required = false;
+  for (const auto& property : node.properties) {
+    has_required = has_required || property.required;
+    if (const Value* member = value.find(property.wire_name)) {
+      result = worse(result, status(*property.shape, *member, depth + 1, false));
+    } else if (property.required) {
+      own_ok = false;
+    }
+  }
+  if (node.additional_shape && node.additional_shape->kind != ShapeKind::kAny) {
+    for (const auto& [key, member] : undeclared_members(node, value)) {
+      result = worse(result, status(*node.additional_shape, *member, depth + 1, false));
+    }
+  }
+  if (has_required || !node.forbidden_property_sets.empty()) visit(node, own_ok);
+  return own_ok ? result : Status::kError;
+}
+
+Status Checker::evaluate_union(const Shape& node, const Value& value, std::size_t depth) {
+  if (node.discriminator) {
+    int selected = select_tagged(node, value);
+    if (selected < 0) {
+      visit(node, false);
+      return selected == -1 ? Status::kWarning : Status::kError;
+    }
+    const Shape& branch = *node.variants[static_cast<std::size_t>(selected)];
+    Status result = status(branch, value, depth, true);
+    visit(branch, result != Status::kError);
+    visit(node, result != Status::kError);
+    return result;
+  }
+  std::size_t matches = 0;
+  Status first = Status::kError;
+  for (const auto& variant : node.variants) {
+    Status s = status(*variant, value, depth, true);
+    visit(*variant, s != Status::kError);
+    if (s != Status::kError && matches++ == 0) first = s;
+  }
+  Status result = first;
+  if (matches == 0 || (matches > 1 && node.mode == schema::UnionMode::kOneOf)) result = Status::kError;
+  visit(node, result != Status::kError);
+  return result;
+}
+
+Status Checker::leaf(const Shape& node, const Value& value, Problem* problem) const {
+  auto fail = [&](const char* code, std::string message) {
+    if (problem) *problem = Problem{code, Severity::kError, std::move(message)};
+    return Status::kError;
+  };
+  auto expected = [&](const char* what) {
+    return fail("invalid_type", std::string("expected ") + what + ", got " + describe(value));
+  };
+  switch (node.kind) {
+    case ShapeKind::kAny:
+      return Status::kClean;
+    case ShapeKind::kNever:
+      return fail("invalid_type", "no value is allowed here, got " + describe(value));
+    case ShapeKind::kNull:
+      return value.is_null() ? Status::kClean : expected("null");
+    case ShapeKind::kBoolean:
+      return value.is_bool() ? Status::kClean : expected("boolean");
+    case ShapeKind::kString:
+      return value.is_string() ? Status::kClean : expected("string");
+    case ShapeKind::kNumber:
+      return value.is_number() ? Status::kClean : expected("number");
+    case ShapeKind::kInteger: {
+      if (!value.is_number() || !safe_integer(value.number_text())) {
+        return expected("an integer within +-9007199254740991");
+      }
+      const std::string& n = value.number_text();
+      if ((node.minimum && json::compare_numbers(n, *node.minimum) < 0) ||
+          (node.maximum && json::compare_numbers(n, *node.maximum) > 0)) {
+        return fail("invalid_type", "integer " + shorten(n) + " is outside [" + node.minimum.value_or("") +
+                                        ", " + node.maximum.value_or("") + "]");
+      }
+      return Status::kClean;
+    }
+    case ShapeKind::kLiteral:
+      return json::semantically_equal(value, node.literal)
+                 ? Status::kClean
+                 : fail("literal_mismatch",
+                        "expected " + shorten(json::write(node.literal)) + ", got " + describe(value));
+    case ShapeKind::kEnum: {
+      for (const auto& known : node.enum_values) {
+        if (json::semantically_equal(value, known)) return Status::kClean;
+      }
+      if (node.open_strings && value.is_string()) {
+        if (problem) {
+          *problem = Problem{"unknown_enum", Severity::kWarning,
+                             "unknown enum value " + shorten(json::quote(value.string_value())) + " kept"};
+        }
+        return Status::kWarning;
+      }
+      return expected("one of the enum's values");
+    }
+    default:
+      return Status::kClean;  // containers are not leaves
+  }
+}
+
+// --- pass 2 -----------------------------------------------------------------------------------
+
+void Checker::add(const char* code, Severity severity, std::string message) {
+  if (out_->size() >= max_diagnostics_) return;
+  out_->push_back(Diagnostic{path_, code, severity, std::move(message)});
+}
+
+void Checker::emit(const Shape& node, const Value& value, std::size_t depth) {
+  if (out_->size() >= max_diagnostics_) return;
+  Key key{&node, &value};
+  if (auto it = memo_.find(key); it != memo_.end() && it->second == Status::kClean) return;
+  if (is_composite(node.kind) && !emitting_.insert(key).second) {
+    add("invalid_type", Severity::kError,
+        "schema reference cycle at this value (the schema never consumes input)");
+    return;
+  }
+  switch (node.kind) {
+    case ShapeKind::kArray: {
+      if (!value.is_array()) {
+        add("invalid_type", Severity::kError, "expected array, got " + describe(value));
+      } else if (too_deep(value, depth)) {
+        add("invalid_json", Severity::kError,
+            "nesting deeper than " + std::to_string(max_depth_) + " levels");
+      } else {
+        std::size_t size = path_.size();
+        for (std::size_t i = 0; i < value.items().size(); ++i) {
+          path_ += '/';
+          path_ += std::to_string(i);
+          emit(*node.items, value.items()[i], depth + 1);
+          path_.resize(size);
+        }
+      }
+      break;
+    }
+    case ShapeKind::kObject:
+      emit_object(node, value, depth);
+      break;
+    case ShapeKind::kIntersection:
+      for (const auto& variant : node.variants) emit(*variant, value, depth);
+      break;
+    case ShapeKind::kRef:
+      if (const Shape* target = resolve(node)) {
+        emit(*target, value, depth);
+      } else {
+        add("invalid_type", Severity::kError, "the schema refers to an unknown type " + node.ref);
+      }
+      break;
+    case ShapeKind::kUnion:
+      emit_union(node, value, depth);
+      break;
+    default: {
+      Problem problem;
+      if (leaf(node, value, &problem) != Status::kClean)
+        add(problem.code, problem.severity, std::move(problem.message));
+    }
+  }
+  if (is_composite(node.kind)) emitting_.erase(key);
+}
+
+void Checker::emit_object(const Shape& node, const Value& value, std::size_t depth) {
+  if (!value.is_object()) {
+    add("invalid_type", Severity::kError, "expected object, got " + describe(value));
+    return;
+  }
+  if (too_deep(value, depth)) {
+    add("invalid_json", Severity::kError, "nesting deeper than " + std::to_string(max_depth_) + " levels");
+    return;
+  }
+  for (const auto& set : node.forbidden_property_sets) {
+    bool all_present = true;
+    for (const auto& name : set) all_present = all_present && value.contains(name);
+    if (!all_present) continue;
+    std::string names;
+    for (const auto& name : set) names += (names.empty() ? "" : ", ") + name;
+    add("invalid_type", Severity::kError, "forbidden combination of members present: " + names);
+  }
+  std::size_t size = path_.size();
+  for (const auto& property : node.properties) {
+    append_pointer_token(path_, property.wire_name);
+    if (const Value* member = value.find(property.wire_name)) {
+      emit(*property.shape, *member, depth + 1);
+    } else if (property.required) {
+      add("missing_required", Severity::kError, "required member is absent");
+    }
+    path_.resize(size);
+  }
+  if (node.additional_shape && node.additional_shape->kind != ShapeKind::kAny) {
+    for (const auto& [key, member] : undeclared_members(node, value)) {
+      append_pointer_token(path_, key);
+      emit(*node.additional_shape, *member, depth + 1);
+      path_.resize(size);
+    }
+  }
+}
+
+void Checker::emit_union(const Shape& node, const Value& value, std::size_t depth) {
+  if (node.discriminator) {
+    const std::string& name = *node.discriminator;
+    int selected = select_tagged(node, value);
+    if (selected == -2) {
+      std::size_t size = path_.size();
+      append_pointer_token(path_, name);
+      add("invalid_type", Severity::kError, "expected a string discriminator \"" + name + "\"");
+      path_.resize(size);
+    } else if (selected == -1) {
+      add("unknown_variant", Severity::kWarning,
+          "unknown " + name + " variant " + shorten(json::quote(value.find(name)->string_value())) + " kept");
+    } else {
+      const Shape& branch = *node.variants[static_cast<std::size_t>(selected)];
+      emit(branch, value, depth);
+      if (status(branch, value, depth, true) == Status::kError) {
+        add("invalid_known_variant", Severity::kError, "the known " + name + " variant's body is invalid");
+      }
+    }
+    return;
+  }
+  const Shape* first = nullptr;
+  std::size_t matches = 0;
+  for (const auto& variant : node.variants) {
+    if (status(*variant, value, depth, true) == Status::kError) continue;
+    if (matches++ == 0) first = variant.get();
+  }
+  if (matches == 0) {
+    add("no_union_match", Severity::kError,
+        "the value matches none of the union's " + std::to_string(node.variants.size()) + " variants");
+  } else if (matches > 1 && node.mode == schema::UnionMode::kOneOf) {
+    add("ambiguous_union", Severity::kError,
+        "the value matches " + std::to_string(matches) + " variants of a oneOf");
+  } else {
+    emit(*first, value, depth);  // the selected variant's warnings
+  }
+}
+
+// --- helpers ----------------------------------------------------------------------------------
+
+std::vector<std::pair<std::string_view, const Value*>> Checker::undeclared_members(const Shape& node,
+                                                                                   const Value& value) {
+  // As a map: each key once, at its first position, with its last value; linear even for objects
+  // with a million members.
+  std::vector<std::pair<std::string_view, const Value*>> out;
+  std::unordered_map<std::string_view, std::size_t> index;
+  for (const auto& member : value.members()) {
+    auto [it, fresh] = index.try_emplace(member.key, out.size());
+    if (fresh) {
+      out.emplace_back(member.key, &member.value);
+    } else {
+      out[it->second].second = &member.value;
+    }
+  }
+  std::erase_if(out, [&](const auto& entry) {
+    return std::any_of(node.properties.begin(), node.properties.end(),
+                       [&](const schema::Property& p) { return p.wire_name == entry.first; });
+  });
+  return out;
+}
+
+const Shape* Checker::resolve(const Shape& ref) const {
+  auto it = ir_.types.find(ref.ref);
+  return it == ir_.types.end() || !it->second.shape ? nullptr : it->second.shape.get();
+}
+
+const std::string* Checker::variant_tag(const Shape& variant, const std::string& name, int budget) const {
+  if (budget <= 0) return nullptr;  // a reference cycle: no tag
+  switch (variant.kind) {
+    case ShapeKind::kRef: {
+      const Shape* target = resolve(variant);
+      return target ? variant_tag(*target, name, budget - 1) : nullptr;
+    }
+    case ShapeKind::kIntersection:
+      for (const auto& conjunct : variant.variants) {
+        if (const std::string* tag = variant_tag(*conjunct, name, budget - 1)) return tag;
+      }
+      return nullptr;
+    case ShapeKind::kObject:
+      for (const auto& property : variant.properties) {
+        if (property.wire_name != name) continue;
+        const Shape& shape = *property.shape;
+        if (shape.kind == ShapeKind::kLiteral && shape.literal.is_string())
+          return &shape.literal.string_value();
+      }
+      return nullptr;
+    default:
+      return nullptr;
+  }
+}
+
+int Checker::select_tagged(const Shape& node, const Value& value) {
+  const std::string& name = *node.discriminator;
+  const Value* tag = value.is_object() ? value.find(name) : nullptr;
+  if (!tag || !tag->is_string()) return -2;
+  auto [it, fresh] = tags_.try_emplace(&node);
+  if (fresh) {
+    // Enough steps to follow any acyclic chain of refs and intersections in this IR.
+    int budget = static_cast<int>(std::clamp<std::size_t>(ir_.node_count + 2, 64, std::size_t{1} << 20));
+    for (const auto& variant : node.variants) it->second.push_back(variant_tag(*variant, name, budget));
+  }
+  for (std::size_t i = 0; i < it->second.size(); ++i) {
+    if (it->second[i] && *it->second[i] == tag->string_value()) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void Checker::visit(const Shape& node, bool matched) const {
+  if (coverage_) coverage_->visit(node, matched);
+}
+
+}  // namespace crosscheck::decoder::detail

@@ -1,0 +1,95 @@
+// checker.hpp: the structural check behind Decoder (internal to src/decoder).
+//
+// Two passes over (IR node, JSON value):
+//  1. status: the worst severity the SDKs' checkNode would report for the pair (clean, warning, error),
+//     computed once per pair for refs, unions, intersections and union variants (memoized by node and
+//     value address, as the SDKs cache by schema and path), so nested unions stay polynomial.
+//  2. emit: only when pass 1 found something, walk again where it did, pick union branches from the
+//     memo, and write the diagnostics with their JSON Pointer paths.
+// Both passes bound recursion: value nesting is capped by max_depth, and a (node, value) pair that
+// re-enters itself (a reference cycle that consumes no input) is an error instead of a hang.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "decoder/decoder.hpp"
+#include "json/value.hpp"
+#include "schema/ir.hpp"
+
+namespace crosscheck::decoder::detail {
+
+enum class Status : std::uint8_t { kClean = 0, kWarning = 1, kError = 2 };
+
+class Checker {
+ public:
+  Checker(const schema::Ir& ir, CoverageSink* coverage, std::size_t max_depth, std::size_t max_diagnostics);
+
+  /// Checks `value` against `shape`, appending diagnostics to `out` (at most max_diagnostics);
+  /// returns the overall status (kError: rejected).
+  Status run(const schema::Shape& shape, const json::Value& value, std::vector<Diagnostic>& out);
+
+ private:
+  struct Key {
+    const schema::Shape* node;
+    const json::Value* value;
+    bool operator==(const Key& other) const { return node == other.node && value == other.value; }
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& key) const;
+  };
+  struct Problem {
+    const char* code = "";
+    Severity severity = Severity::kError;
+    std::string message;
+  };
+
+  // Pass 1.
+  Status status(const schema::Shape& node, const json::Value& value, std::size_t depth, bool memoize);
+  Status evaluate(const schema::Shape& node, const json::Value& value, std::size_t depth);
+  Status evaluate_object(const schema::Shape& node, const json::Value& value, std::size_t depth);
+  Status evaluate_union(const schema::Shape& node, const json::Value& value, std::size_t depth);
+  Status leaf(const schema::Shape& node, const json::Value& value, Problem* problem) const;
+
+  // Pass 2.
+  void emit(const schema::Shape& node, const json::Value& value, std::size_t depth);
+  void emit_object(const schema::Shape& node, const json::Value& value, std::size_t depth);
+  void emit_union(const schema::Shape& node, const json::Value& value, std::size_t depth);
+  void add(const char* code, Severity severity, std::string message);
+
+  // Helpers.
+  const schema::Shape* resolve(const schema::Shape& ref) const;
+  /// Members whose key is not a declared property (for a typed additionalProperties shape).
+  static std::vector<std::pair<std::string_view, const json::Value*>> undeclared_members(
+      const schema::Shape& node, const json::Value& value);
+  /// The discriminator tag of a union variant: refs and intersections followed to the object
+  /// property `name` whose shape is a string literal; nullptr if it has none.
+  const std::string* variant_tag(const schema::Shape& variant, const std::string& name, int budget) const;
+  /// Index of the selected variant of a discriminated union, -1 for an unknown tag, -2 when the
+  /// value is not an object or the tag is not a string.
+  int select_tagged(const schema::Shape& node, const json::Value& value);
+  void visit(const schema::Shape& node, bool matched) const;
+  bool too_deep(const json::Value& value, std::size_t depth) const;
+
+  const schema::Ir& ir_;
+  CoverageSink* coverage_;
+  std::size_t max_depth_;
+  std::size_t max_diagnostics_;
+  std::unordered_map<Key, Status, KeyHash> memo_;
+  std::unordered_set<Key, KeyHash> in_progress_;  // pass 1 pairs on the stack
+  std::unordered_set<Key, KeyHash> emitting_;     // pass 2 pairs on the stack
+  std::unordered_map<const schema::Shape*, std::vector<const std::string*>> tags_;  // per discriminated union
+  std::vector<Diagnostic>* out_ = nullptr;
+  std::string path_;
+};
+
+/// Appends "/" and the RFC 6901 escape of `key` (~ as ~0, / as ~1) to `path`.
+void append_pointer_token(std::string& path, std::string_view key);
+
+}  // namespace crosscheck::decoder::detail

@@ -1,0 +1,63 @@
+// decoder.cpp: Decoder = strict JSON parsing, then the structural check of checker.hpp.
+#include "decoder/decoder.hpp"
+
+#include "decoder/checker.hpp"
+#include "json/write.hpp"
+
+namespace crosscheck::decoder {
+
+const char* severity_name(Severity severity) { return severity == Severity::kError ? "error" : "warning"; }
+
+bool DecodeResult::has_warning() const {
+  for (const auto& d : diagnostics) {
+    if (d.severity == Severity::kWarning) return true;
+  }
+  return false;
+}
+
+namespace {
+
+/// Checks `value` (which must outlive the call: the memo keys on its address) into `result`.
+void check_into(const schema::Ir& ir, const DecodeOptions& options, const schema::Root& root,
+                const json::Value& value, CoverageSink* coverage, DecodeResult& result) {
+  auto type = ir.types.find(root.public_name);
+  if (type == ir.types.end() || !type->second.shape) {
+    result.accepted = false;
+    result.diagnostics.push_back(
+        Diagnostic{"", "invalid_type", Severity::kError, "the schema has no type named " + root.public_name});
+    return;
+  }
+  detail::Checker checker(ir, coverage, options.limits.max_depth, options.max_diagnostics);
+  result.accepted = checker.run(*type->second.shape, value, result.diagnostics) != detail::Status::kError;
+  if (result.accepted) {
+    json::WriteOptions write_options;
+    write_options.collapse_duplicates = true;
+    result.encoded = json::write(value, write_options);
+  }
+}
+
+}  // namespace
+
+Decoder::Decoder(const schema::Ir& ir, DecodeOptions options) : ir_(ir), options_(options) {}
+
+DecodeResult Decoder::decode(const schema::Root& root, std::string_view bytes, CoverageSink* coverage) const {
+  DecodeResult result;
+  auto parsed = json::parse(bytes, options_.limits);
+  if (!parsed.ok()) {
+    result.diagnostics.push_back(Diagnostic{"", "invalid_json", Severity::kError, parsed.error().message()});
+    return result;
+  }
+  result.raw = std::move(parsed).value();
+  check_into(ir_, options_, root, *result.raw, coverage, result);
+  return result;
+}
+
+DecodeResult Decoder::check(const schema::Root& root, const json::Value& value,
+                            CoverageSink* coverage) const {
+  DecodeResult result;
+  result.raw = value;
+  check_into(ir_, options_, root, *result.raw, coverage, result);
+  return result;
+}
+
+}  // namespace crosscheck::decoder
