@@ -1,0 +1,255 @@
+// Tests of what the decoder promises for ANY input: invalid JSON with a position, nesting beyond
+// the limit, reference cycles in the IR, nested unions that would be exponential without the memo,
+// bounded diagnostics, random bytes; plus check() on a parsed value and the coverage sink.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <random>
+#include <set>
+
+#include "decoder/decoder.hpp"
+#include "decoder_fixture.hpp"
+#include "json/equal.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+
+namespace crosscheck::decoder {
+namespace {
+
+using testing::E;
+using testing::Expect;
+
+class DecoderRobustness : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    rules_ = new schema::Ir(testing::load_fixture("decoder_rules.ir.json"));
+    cycles_ = new schema::Ir(testing::load_fixture("cycles.ir.json"));
+  }
+  static void TearDownTestSuite() {
+    delete rules_;
+    delete cycles_;
+  }
+  static schema::Ir* rules_;
+  static schema::Ir* cycles_;
+};
+schema::Ir* DecoderRobustness::rules_ = nullptr;
+schema::Ir* DecoderRobustness::cycles_ = nullptr;
+
+std::string nested_chain(int depth, const std::string& leaf) {
+  std::string s;
+  for (int i = 0; i < depth; ++i) s += R"({"c":)";
+  s += leaf;
+  for (int i = 0; i < depth; ++i) s += "}";
+  return s;
+}
+
+TEST_F(DecoderRobustness, InvalidJsonIsOneErrorWithThePosition) {
+  Decoder decoder(*rules_);
+  for (std::string bytes :
+       {std::string(R"({"a":)"), std::string("{\"a\":1,}"), std::string("[1 2]"), std::string("\xff"),
+        std::string(""), std::string("{\"a\":01}"), std::string("NaN")}) {
+    DecodeResult r = decoder.decode(testing::root_of(*rules_, "Scalars"), bytes);
+    EXPECT_FALSE(r.accepted) << bytes;
+    ASSERT_EQ(r.diagnostics.size(), 1u) << bytes;
+    EXPECT_EQ(r.diagnostics[0].path, "");
+    EXPECT_EQ(r.diagnostics[0].code, "invalid_json");
+    EXPECT_EQ(r.diagnostics[0].severity, E);
+    auto parsed = json::parse(bytes);
+    ASSERT_FALSE(parsed.ok());
+    EXPECT_EQ(r.diagnostics[0].message, parsed.error().message());
+    EXPECT_NE(r.diagnostics[0].message.find("line 1, column"), std::string::npos) << r.diagnostics[0].message;
+    EXPECT_FALSE(r.raw.has_value());
+    EXPECT_FALSE(r.encoded.has_value());
+  }
+}
+
+TEST_F(DecoderRobustness, NestingBeyondTheParseLimitIsInvalidJson) {
+  Decoder decoder(*rules_);
+  std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  DecodeResult r = decoder.decode(testing::root_of(*rules_, "Scalars"), R"({"any":)" + deep + "}");
+  EXPECT_FALSE(r.accepted);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].code, "invalid_json");
+  EXPECT_EQ(r.diagnostics[0].path, "");
+  // Just inside the limit is fine, and the recursive schema follows it all the way down.
+  DecodeResult ok = decoder.decode(testing::root_of(*rules_, "Chain"), nested_chain(999, "null"));
+  EXPECT_TRUE(ok.accepted);
+  EXPECT_TRUE(ok.diagnostics.empty());
+}
+
+TEST_F(DecoderRobustness, CheckBoundsTheNestingOfAPrebuiltValue) {
+  DecodeOptions options;
+  options.limits.max_depth = 10;
+  Decoder decoder(*rules_, options);
+  json::Value tree = json::Value::object({{"name", json::Value::string("leaf")}});
+  for (int i = 0; i < 20; ++i) {
+    json::Value parent = json::Value::object({{"name", json::Value::string("n")}});
+    parent.add("children", json::Value::array({std::move(tree)}));
+    tree = std::move(parent);
+  }
+  DecodeResult r = decoder.check(testing::root_of(*rules_, "Tree"), tree);
+  EXPECT_FALSE(r.accepted);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].code, "invalid_json");
+  // Containers at depth 10 and more are refused: the fifth nested object.
+  EXPECT_EQ(r.diagnostics[0].path, "/children/0/children/0/children/0/children/0/children/0");
+}
+
+TEST_F(DecoderRobustness, NestedUnionsStayPolynomial) {
+  // Chain = anyOf[{c: Chain}, {c: Chain, z?}, null]: both object branches recurse into the same
+  // member, so trial checking without the memo costs 2^depth.
+  Decoder decoder(*rules_);
+  auto start = std::chrono::steady_clock::now();
+  DecodeResult ok = decoder.decode(testing::root_of(*rules_, "Chain"), nested_chain(400, "null"));
+  DecodeResult bad = decoder.decode(testing::root_of(*rules_, "Chain"), nested_chain(400, "\"leaf\""));
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_TRUE(ok.accepted);
+  EXPECT_TRUE(ok.diagnostics.empty());
+  EXPECT_FALSE(bad.accepted);
+  EXPECT_EQ(testing::triples(bad.diagnostics), (std::vector<Expect>{{"", "no_union_match", E}}));
+  EXPECT_LT(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count(), 2000);
+}
+
+TEST_F(DecoderRobustness, ReferenceCyclesAreErrorsNotHangs) {
+  Decoder decoder(*cycles_);
+  for (const char* root : {"Loop", "LoopNever", "Fan"}) {
+    DecodeResult r = decoder.decode(testing::root_of(*cycles_, root), "1");
+    EXPECT_FALSE(r.accepted) << root;
+    EXPECT_FALSE(r.diagnostics.empty()) << root;
+    EXPECT_LE(r.diagnostics.size(), DecodeOptions{}.max_diagnostics) << root;
+  }
+  DecodeResult wrapped = decoder.decode(testing::root_of(*cycles_, "Wrap"), R"({"v":1})");
+  EXPECT_FALSE(wrapped.accepted);
+  ASSERT_FALSE(wrapped.diagnostics.empty());
+  EXPECT_EQ(wrapped.diagnostics[0].path, "/v");
+  // A cycle inside one union branch fails that branch only.
+  DecodeResult branch = decoder.decode(testing::root_of(*cycles_, "LoopUnion"), R"("s")");
+  EXPECT_TRUE(branch.accepted);
+}
+
+TEST_F(DecoderRobustness, DiagnosticsAreCappedButTheOutcomeIsExact) {
+  DecodeOptions options;
+  options.max_diagnostics = 50;
+  Decoder decoder(*rules_, options);
+  std::string many = "[";
+  for (int i = 0; i < 1000; ++i) many += std::string(i ? "," : "") + "\"x\"";
+  many += "]";
+  DecodeResult r = decoder.decode(testing::root_of(*rules_, "Ints"), many);
+  EXPECT_FALSE(r.accepted);
+  EXPECT_EQ(r.diagnostics.size(), 50u);
+  EXPECT_EQ(r.diagnostics[49].path, "/49");
+  Decoder uncapped(*rules_);
+  EXPECT_EQ(uncapped.decode(testing::root_of(*rules_, "Ints"), many).diagnostics.size(), 1000u);
+}
+
+TEST_F(DecoderRobustness, CheckAgreesWithDecode) {
+  Decoder decoder(*rules_);
+  const auto& root = testing::root_of(*rules_, "Holder");
+  std::string text = R"({"ev":{"type":"beta"},"evs":[{"type":"q"},{"type":"alpha"}],"x":{"y":1,"y":2}})";
+  auto value = json::parse(text);
+  ASSERT_TRUE(value.ok());
+  DecodeResult a = decoder.decode(root, text);
+  DecodeResult b = decoder.check(root, *value);
+  EXPECT_EQ(a.accepted, b.accepted);
+  EXPECT_EQ(testing::triples(a.diagnostics), testing::triples(b.diagnostics));
+  ASSERT_TRUE(b.raw.has_value());
+  EXPECT_EQ(json::write(*b.raw), json::write(*value));
+}
+
+TEST_F(DecoderRobustness, EncodedCollapsesDuplicatesAndKeepsEverythingElse) {
+  Decoder decoder(*rules_);
+  DecodeResult r =
+      decoder.decode(testing::root_of(*rules_, "Closed"), R"({"id":1,"zz":[1.50,"\u00e9"],"id":"a"})");
+  ASSERT_TRUE(r.accepted);
+  ASSERT_TRUE(r.encoded.has_value());
+  json::WriteOptions collapse;
+  collapse.collapse_duplicates = true;
+  EXPECT_EQ(*r.encoded, json::write(*r.raw, collapse));
+  EXPECT_EQ(r.encoded->find("\"id\":1"), std::string::npos) << *r.encoded;
+  EXPECT_NE(r.encoded->find("1.50"), std::string::npos) << *r.encoded;  // number spelling kept
+}
+
+/// Every decode, for any bytes: no throw, acceptance iff no error, accepted values round-trip.
+void check_invariants(const Decoder& decoder, const schema::Root& root, const std::string& bytes) {
+  DecodeResult r;
+  ASSERT_NO_THROW(r = decoder.decode(root, bytes));
+  bool any_error = false;
+  for (const auto& d : r.diagnostics) any_error = any_error || d.severity == E;
+  ASSERT_EQ(r.accepted, !any_error) << bytes;
+  if (r.accepted) {
+    ASSERT_TRUE(r.raw && r.encoded);
+    auto again = json::parse(*r.encoded);
+    ASSERT_TRUE(again.ok()) << *r.encoded;
+    ASSERT_TRUE(json::semantically_equal(*again, *r.raw)) << bytes;
+  }
+}
+
+TEST_F(DecoderRobustness, RandomAndMutatedBytesKeepTheInvariants) {
+  Decoder decoder(*rules_);
+  std::mt19937 rng(20261129);
+  const std::vector<std::string> seeds = {
+      R"({"ev":{"type":"alpha","x":"s"},"evs":[{"type":"gamma","y":true},{"type":"q"}]})",
+      R"({"type":"beta","extra":{"k":[1,2.5e3,null,"\u00e9"]}})",
+      nested_chain(30, "null"),
+      R"({"candidate":{"value":{"a":[true,false]}}})",
+      R"({"i":9007199254740991,"count":0,"pct":50})",
+  };
+  const std::string alphabet = "{}[]\":,0123456789.eE-+tfnul\\ \"abcxyz\x80\xff";
+  std::vector<std::string> roots;
+  for (const auto& root : rules_->roots) roots.push_back(root.public_name);
+  for (int i = 0; i < 3000; ++i) {
+    std::string bytes = seeds[rng() % seeds.size()];
+    int edits = 1 + static_cast<int>(rng() % 4);
+    for (int k = 0; k < edits && !bytes.empty(); ++k) {
+      std::size_t at = rng() % bytes.size();
+      switch (rng() % 3) {
+        case 0:
+          bytes[at] = alphabet[rng() % alphabet.size()];
+          break;
+        case 1:
+          bytes.erase(at, 1 + rng() % 3);
+          break;
+        default:
+          bytes.insert(at, 1, alphabet[rng() % alphabet.size()]);
+          break;
+      }
+    }
+    check_invariants(decoder, testing::root_of(*rules_, roots[rng() % roots.size()]), bytes);
+    if (HasFatalFailure()) return;
+  }
+}
+
+struct RecordingSink : CoverageSink {
+  std::map<std::uint32_t, std::set<bool>> seen;
+  void visit(const schema::Shape& node, bool matched) override { seen[node.id].insert(matched); }
+};
+
+TEST_F(DecoderRobustness, CoverageSeesOutcomeDecidingNodes) {
+  Decoder decoder(*rules_);
+  const schema::Shape& any_of = *rules_->find_type("AnyOf")->shape;
+  RecordingSink sink;
+  decoder.decode(testing::root_of(*rules_, "AnyOf"), R"({"kind":"x","id":"s"})", &sink);
+  EXPECT_EQ(sink.seen[any_of.id], (std::set<bool>{true}));
+  EXPECT_EQ(sink.seen[any_of.variants[0]->id], (std::set<bool>{true}));
+  EXPECT_EQ(sink.seen[any_of.variants[1]->id], (std::set<bool>{true}));
+  decoder.decode(testing::root_of(*rules_, "AnyOf"), R"({"kind":"y"})", &sink);
+  EXPECT_EQ(sink.seen[any_of.id], (std::set<bool>{true, false}));
+  const schema::Shape& kind_literal = *any_of.variants[0]->properties[0].shape;
+  EXPECT_EQ(sink.seen[kind_literal.id], (std::set<bool>{true, false}));
+
+  const schema::Shape& role = *rules_->find_type("Enums")->shape->properties[1].shape;
+  ASSERT_EQ(role.kind, schema::ShapeKind::kEnum);
+  RecordingSink enums;
+  decoder.decode(testing::root_of(*rules_, "Enums"), R"({"role":"admin"})", &enums);
+  EXPECT_EQ(enums.seen[role.id], (std::set<bool>{false}));  // an unknown value is not a match
+  EXPECT_EQ(enums.seen.count(rules_->find_type("Enums")->shape->id),
+            0u);  // no required member, no forbidden set
+
+  RecordingSink nothing;
+  decoder.decode(testing::root_of(*rules_, "AnyOf"), "{", &nothing);  // not JSON: nothing visited
+  EXPECT_TRUE(nothing.seen.empty());
+}
+
+}  // namespace
+}  // namespace crosscheck::decoder
