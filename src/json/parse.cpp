@@ -418,6 +418,8 @@ std::string ParseError::message() const {
          std::to_string(offset) + "): expected " + expected;
 }
 
+bool is_valid_utf8(std::string_view bytes) { return simdjson::validate_utf8(bytes.data(), bytes.size()); }
+
 Result<Value, ParseError> parse(std::string_view bytes, const ParseLimits& limits) {
   Builder builder(bytes, limits);
   if (bytes.size() > limits.max_bytes) {

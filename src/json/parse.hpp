@@ -29,6 +29,9 @@ struct ParseError {
   std::string message() const;
 };
 
+/// True when `bytes` is well-formed UTF-8 (RFC 3629: no surrogates, no overlongs).
+bool is_valid_utf8(std::string_view bytes);
+
 Result<Value, ParseError> parse(std::string_view bytes, const ParseLimits& limits = {});
 
 }  // namespace crosscheck::json

@@ -1,0 +1,45 @@
+// impl_result.hpp: what one implementation said about one payload, whichever way it was obtained
+// (in-process C++ decoder, or an adapter process speaking protocol v1), plus the adapter's identity.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "json/value.hpp"
+
+namespace crosscheck::differential {
+
+/// The adapter's own four outcomes, then the ones the harness adds when an adapter misbehaves.
+enum class Outcome { kAccepted, kRejected, kUnsupported, kError, kCrash, kTimeout, kProtocol };
+const char* outcome_name(Outcome outcome);  ///< "accepted", ..., "crash", "timeout", "protocol"
+std::optional<Outcome> parse_outcome(std::string_view name);
+
+struct Diag {
+  std::string path;      ///< JSON Pointer
+  std::string code;      ///< one of the nine SDK codes (or whatever the adapter said)
+  std::string severity;  ///< "error" | "warning"
+  bool operator==(const Diag&) const = default;
+};
+
+struct ImplResult {
+  std::string implementation;  ///< "cpp", "python", "go/direct", ...
+  Outcome outcome = Outcome::kError;
+  std::vector<Diag> diagnostics;
+  std::optional<std::string> encoded;       ///< re-encoded JSON text (decoded from base64)
+  std::optional<std::string> encode_error;  ///< the SDK's encode failed
+  std::optional<std::string> message;       ///< error / crash / timeout / protocol detail
+  std::string stderr_tail;                  ///< for crash, timeout, protocol: the adapter's last stderr
+  double millis = 0;                        ///< wall time of the request as the harness saw it
+};
+
+/// Who an adapter is (its hello answer).
+struct Identity {
+  std::string name;  ///< as configured ("python/direct"); the hello's implementation.name is `reported_name`
+  std::string reported_name, language, version, language_version, os;
+  std::optional<json::Value> lock;  ///< the SDK's ahp-codegen.lock.json, or none
+  std::optional<std::string> schema_bundle;
+  std::vector<std::string> roots;  ///< snake_case
+};
+
+}  // namespace crosscheck::differential

@@ -1,0 +1,158 @@
+// command_serve_adapter.cpp: `crosscheck serve-adapter`, the C++ decoder behind adapter protocol v1
+// (docs/protocol.md). It is the `cpp` entry of adapters/default.json, and how the adapter pool is
+// tested end to end against a real implementation.
+#include <chrono>
+#include <iostream>
+#include <string>
+
+#include "cli/command.hpp"
+#include "cli/schema_option.hpp"
+#include "decoder/decoder.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+#include "util/base64.hpp"
+
+namespace crosscheck::cli {
+namespace {
+
+using json::Value;
+
+void send(const Value& answer) { std::cout << json::write(answer) << '\n' << std::flush; }
+
+Value error_answer(const Value* id, const std::string& message) {
+  Value a = Value::object();
+  a.add("id", id ? *id : Value::null());
+  a.add("outcome", Value::string("error"));
+  a.add("diagnostics", Value::array());
+  a.add("encoded", Value::null());
+  a.add("encodeError", Value::null());
+  a.add("message", Value::string(message));
+  return a;
+}
+
+Value hello_answer(const schema::Ir& ir) {
+  Value impl = Value::object();
+  impl.add("name", Value::string("cpp"));
+  impl.add("language", Value::string("c++"));
+  impl.add("version", Value::string(CROSSCHECK_VERSION));
+  impl.add("languageVersion", Value::string(__VERSION__));
+  impl.add("os", Value::string("linux"));
+  Value a = Value::object();
+  a.add("op", Value::string("hello"));
+  a.add("protocol", Value::number("1"));
+  a.add("implementation", std::move(impl));
+  a.add("lock", ir.lock ? *ir.lock : Value::null());
+  a.add("schemaBundle", Value::string(ir.source_path));
+  Value roots = Value::array();
+  for (const auto& r : ir.roots) roots.push(Value::string(r.snake_name));
+  a.add("roots", std::move(roots));
+  return a;
+}
+
+int serve(const std::string& schema_path) {
+  schema::Ir ir = load_ir_or_fail(schema_path);
+  decoder::Decoder decoder(ir);
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    auto request = json::parse(line);
+    if (!request.ok() || !request.value().is_object()) {
+      send(error_answer(nullptr, "bad request: " + (request.ok() ? std::string("not an object")
+                                                                 : request.error().message())));
+      continue;
+    }
+    const Value& req = request.value();
+    const Value* op = req.find("op");
+    const Value* id = req.find("id");
+    std::string op_name = op && op->is_string() ? op->string_value() : "";
+    if (op_name == "hello") {
+      const Value* protocol = req.find("protocol");
+      if (!protocol || !protocol->is_number() || protocol->number_text() != "1") {
+        Value a = Value::object();
+        a.add("op", Value::string("hello"));
+        a.add("protocol", Value::number("1"));
+        a.add("error",
+              Value::string("unsupported protocol " + (protocol ? json::write(*protocol) : "(none)")));
+        send(a);
+        return 2;
+      }
+      send(hello_answer(ir));
+      continue;
+    }
+    if (op_name == "shutdown") return 0;
+    if (op_name != "decode" && op_name != "bench") {
+      send(error_answer(id, "bad request: unknown op '" + op_name + "'"));
+      continue;
+    }
+    const Value* root_name = req.find("root");
+    const Value* input = req.find("input");
+    if (!id || !id->is_number() || !root_name || !root_name->is_string() || !input || !input->is_string()) {
+      send(error_answer(id, "bad request: decode needs an integer id, a root and a base64 input"));
+      continue;
+    }
+    auto bytes = base64_decode(input->string_value());
+    const schema::Root* root = ir.find_root(root_name->string_value());
+    if (op_name == "bench") {
+      const Value* iterations = req.find("iterations");
+      unsigned long long n =
+          iterations && iterations->is_number() ? std::stoull(iterations->number_text()) : 1;
+      if (!bytes || !root) {
+        send(error_answer(id, !bytes ? "invalid base64" : "unsupported root"));
+        continue;
+      }
+      auto start = std::chrono::steady_clock::now();
+      for (unsigned long long i = 0; i < n; ++i) decoder.decode(*root, *bytes);
+      auto nanos =
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+              .count();
+      Value a = Value::object();
+      a.add("id", *id);
+      a.add("nanos", Value::number(std::to_string(nanos)));
+      send(a);
+      continue;
+    }
+    if (!bytes) {
+      send(error_answer(id, "invalid base64"));
+      continue;
+    }
+    Value a = Value::object();
+    a.add("id", *id);
+    if (!root) {
+      a.add("outcome", Value::string("unsupported"));
+      a.add("diagnostics", Value::array());
+      a.add("encoded", Value::null());
+      a.add("encodeError", Value::null());
+      a.add("message", Value::string("no root named " + root_name->string_value()));
+      send(a);
+      continue;
+    }
+    decoder::DecodeResult result = decoder.decode(*root, *bytes);
+    a.add("outcome", Value::string(result.accepted ? "accepted" : "rejected"));
+    Value diags = Value::array();
+    for (const auto& d : result.diagnostics) {
+      Value o = Value::object();
+      o.add("path", Value::string(d.path));
+      o.add("code", Value::string(d.code));
+      o.add("severity", Value::string(decoder::severity_name(d.severity)));
+      diags.push(std::move(o));
+    }
+    a.add("diagnostics", std::move(diags));
+    a.add("encoded", result.encoded ? Value::string(base64_encode(*result.encoded)) : Value::null());
+    a.add("encodeError", Value::null());
+    a.add("message", Value::null());
+    send(a);
+  }
+  return 0;
+}
+
+const Registration kServeAdapter{CommandSpec{
+    "serve-adapter", "Serve the C++ decoder over adapter protocol v1 on stdin/stdout (the 'cpp' adapter)",
+    "  printf '%s\\n' '{\"op\":\"hello\",\"protocol\":1}' | crosscheck serve-adapter\n"
+    "  crosscheck serve-adapter --schema path/to/schemas.json",
+    [](CLI::App& sub) {
+      auto schema = std::make_shared<std::string>();
+      sub.add_option("--schema", *schema, "Schema folder (with manifest.json) or SDK schemas.json bundle");
+      return [schema] { return serve(*schema); };
+    }}};
+
+}  // namespace
+}  // namespace crosscheck::cli

@@ -1,0 +1,238 @@
+// finding_store.cpp: finding records as JSON, and their atomic files.
+#include "findings/finding_store.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "json/parse.hpp"
+#include "json/write.hpp"
+#include "schema/sha256.hpp"
+#include "util/base64.hpp"
+
+namespace crosscheck::findings {
+namespace {
+
+using json::Value;
+
+Value str(const std::string& s) { return Value::string(s); }
+
+Value diag_list(const std::vector<differential::Diag>& diags) {
+  Value list = Value::array();
+  for (const auto& d : diags) {
+    Value o = Value::object();
+    o.add("path", str(d.path));
+    o.add("code", str(d.code));
+    o.add("severity", str(d.severity));
+    list.push(std::move(o));
+  }
+  return list;
+}
+
+const Value* member(const Value& o, std::string_view key) { return o.is_object() ? o.find(key) : nullptr; }
+
+std::optional<std::string> string_member(const Value& o, std::string_view key) {
+  const Value* v = member(o, key);
+  if (v && v->is_string()) return v->string_value();
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string finding_hash(const std::string& root, const std::string& input) {
+  return schema::sha256_hex(root + "\n" + input).substr(0, 40);
+}
+
+std::string finding_file_name(const Finding& f) {
+  std::string hash = finding_hash(f.root, f.input);
+  for (const auto& d : f.divergences) {
+    if (d.cls == differential::DivergenceClass::kCrash || d.cls == differential::DivergenceClass::kTimeout) {
+      std::string impl = d.implementations.empty() ? "unknown" : d.implementations.front();
+      for (char& c : impl) {
+        if (c == '/') c = '_';
+      }
+      return std::string(d.cls == differential::DivergenceClass::kCrash ? "crash-" : "timeout-") + impl +
+             "-" + hash + ".json";
+    }
+  }
+  return "diverge-" + hash + ".json";
+}
+
+Value finding_to_json(const Finding& f) {
+  Value o = Value::object();
+  o.add("format", str("crosscheck-finding/1"));
+  o.add("crosscheckVersion", str(CROSSCHECK_VERSION));
+  o.add("id", str(finding_hash(f.root, f.input)));
+  o.add("root", str(f.root));
+  Value input = Value::object();
+  input.add("base64", str(base64_encode(f.input)));
+  input.add("text", json::is_valid_utf8(f.input) ? str(f.input) : Value::null());
+  input.add("bytes", Value::number(std::to_string(f.input.size())));
+  o.add("input", std::move(input));
+  Value traits = Value::array();
+  for (const auto& t : f.traits) traits.push(str(t));
+  o.add("traits", std::move(traits));
+  Value divs = Value::array();
+  for (const auto& d : f.divergences) {
+    Value x = Value::object();
+    x.add("class", str(differential::class_name(d.cls)));
+    Value impls = Value::array();
+    for (const auto& i : d.implementations) impls.push(str(i));
+    x.add("implementations", std::move(impls));
+    x.add("detail", str(d.detail));
+    x.add("implementationDefined", Value::boolean(d.implementation_defined));
+    x.add("bucket", str(d.bucket));
+    x.add("signature", str(d.signature));
+    divs.push(std::move(x));
+  }
+  o.add("divergences", std::move(divs));
+  Value results = Value::array();
+  for (const auto& r : f.results) {
+    Value x = Value::object();
+    x.add("implementation", str(r.implementation));
+    x.add("outcome", str(differential::outcome_name(r.outcome)));
+    x.add("diagnostics", diag_list(r.diagnostics));
+    x.add("encoded", r.encoded ? str(*r.encoded) : Value::null());
+    x.add("encodeError", r.encode_error ? str(*r.encode_error) : Value::null());
+    x.add("message", r.message ? str(*r.message) : Value::null());
+    x.add("stderrTail", r.stderr_tail.empty() ? Value::null() : str(r.stderr_tail));
+    results.push(std::move(x));
+  }
+  o.add("results", std::move(results));
+  o.add("seed", f.seed ? Value::number(std::to_string(*f.seed)) : Value::null());
+  o.add("source", str(f.source));
+  o.add("replay", str(f.replay));
+  return o;
+}
+
+Result<Finding, std::string> finding_from_json(const Value& o) {
+  if (string_member(o, "format") != "crosscheck-finding/1") {
+    return std::string("field 'format': expected \"crosscheck-finding/1\"");
+  }
+  Finding f;
+  auto root = string_member(o, "root");
+  if (!root) return std::string("field 'root': expected a string");
+  f.root = *root;
+  const Value* input = member(o, "input");
+  auto b64 = input ? string_member(*input, "base64") : std::nullopt;
+  auto bytes = b64 ? base64_decode(*b64) : std::nullopt;
+  if (!bytes) return std::string("field 'input.base64': expected base64 of the payload");
+  f.input = *bytes;
+  if (const Value* traits = member(o, "traits"); traits && traits->is_array()) {
+    for (const auto& t : traits->items()) {
+      if (t.is_string()) f.traits.push_back(t.string_value());
+    }
+  }
+  const Value* divs = member(o, "divergences");
+  if (!divs || !divs->is_array()) return std::string("field 'divergences': expected an array");
+  for (const auto& x : divs->items()) {
+    differential::Divergence d;
+    auto cls = string_member(x, "class");
+    auto parsed = cls ? differential::parse_class(*cls) : std::nullopt;
+    if (!parsed) return std::string("field 'divergences[].class': expected a divergence class");
+    d.cls = *parsed;
+    if (const Value* impls = member(x, "implementations"); impls && impls->is_array()) {
+      for (const auto& i : impls->items()) {
+        if (i.is_string()) d.implementations.push_back(i.string_value());
+      }
+    }
+    d.detail = string_member(x, "detail").value_or("");
+    const Value* idef = member(x, "implementationDefined");
+    d.implementation_defined = idef && idef->is_bool() && idef->as_bool();
+    d.bucket = string_member(x, "bucket").value_or("");
+    d.signature = string_member(x, "signature").value_or("");
+    f.divergences.push_back(std::move(d));
+  }
+  const Value* results = member(o, "results");
+  if (!results || !results->is_array()) return std::string("field 'results': expected an array");
+  for (const auto& x : results->items()) {
+    differential::ImplResult r;
+    r.implementation = string_member(x, "implementation").value_or("");
+    auto outcome = string_member(x, "outcome");
+    auto parsed = outcome ? differential::parse_outcome(*outcome) : std::nullopt;
+    if (!parsed) return std::string("field 'results[].outcome': expected an outcome");
+    r.outcome = *parsed;
+    if (const Value* diags = member(x, "diagnostics"); diags && diags->is_array()) {
+      for (const auto& d : diags->items()) {
+        r.diagnostics.push_back({string_member(d, "path").value_or(""), string_member(d, "code").value_or(""),
+                                 string_member(d, "severity").value_or("")});
+      }
+    }
+    r.encoded = string_member(x, "encoded");
+    r.encode_error = string_member(x, "encodeError");
+    r.message = string_member(x, "message");
+    r.stderr_tail = string_member(x, "stderrTail").value_or("");
+    f.results.push_back(std::move(r));
+  }
+  if (const Value* seed = member(o, "seed"); seed && seed->is_number())
+    f.seed = std::stoull(seed->number_text());
+  f.source = string_member(o, "source").value_or("");
+  f.replay = string_member(o, "replay").value_or("");
+  return f;
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  std::filesystem::path target(path);
+  std::filesystem::path tmp =
+      target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(getpid()));
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw Fatal("cannot write " + tmp.string() + ": " + std::strerror(errno));
+  std::size_t done = 0;
+  while (done < content.size()) {
+    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      throw Fatal("cannot write " + path + ": " + std::strerror(err));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    throw Fatal("cannot write " + path + ": " + std::strerror(err));
+  }
+  if (::rename(tmp.c_str(), target.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    throw Fatal("cannot write " + path + ": " + std::strerror(err));
+  }
+}
+
+FindingStore::FindingStore(std::string dir) : dir_(std::move(dir)) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  if (ec) throw Fatal("cannot create the output folder " + dir_ + ": " + ec.message());
+  if (::access(dir_.c_str(), W_OK) != 0) throw Fatal("the output folder " + dir_ + " is not writable");
+}
+
+std::string FindingStore::write(const Finding& finding) {
+  std::string path = (std::filesystem::path(dir_) / finding_file_name(finding)).string();
+  json::WriteOptions pretty;
+  pretty.indent = 2;
+  write_file_atomically(path, json::write(finding_to_json(finding), pretty) + "\n");
+  return path;
+}
+
+Result<Finding, std::string> FindingStore::load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return path + ": cannot be read";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  json::ParseLimits limits;
+  limits.max_bytes = std::size_t{1} << 30;
+  auto parsed = json::parse(ss.str(), limits);
+  if (!parsed.ok()) return path + ": not JSON: " + parsed.error().message();
+  auto f = finding_from_json(parsed.value());
+  if (!f.ok()) return path + ": " + f.error();
+  return f;
+}
+
+}  // namespace crosscheck::findings

@@ -1,0 +1,60 @@
+// finding_store.hpp: one self-contained JSON file per finding, written atomically the moment it is
+// seen (temporary file in the same folder, fsync, rename), so an interrupted run keeps every finding
+// complete and a resumed run can tell what it already has.
+//
+// Names follow the artifact kind (STYLE.md 12): diverge-<hash>.json for divergences,
+// crash-<impl>-<hash>.json and timeout-<impl>-<hash>.json when an adapter died or hung. <hash> is the
+// first 40 hex digits of sha256(root "\n" input), so the same payload is one finding, not many.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "differential/comparator.hpp"
+#include "differential/impl_result.hpp"
+#include "json/value.hpp"
+#include "util/result.hpp"
+
+namespace crosscheck::findings {
+
+struct Finding {
+  std::string root;
+  std::string input;  ///< exact payload bytes
+  std::vector<differential::Divergence> divergences;
+  std::vector<differential::ImplResult> results;
+  std::vector<std::string> traits;    ///< implementation-defined traits of the input
+  std::optional<std::uint64_t> seed;  ///< generator seed, when generated
+  std::string source;                 ///< file path or generator name
+  std::string replay;                 ///< one-line command that replays it
+};
+
+/// File name for a finding: "diverge-<hash>.json", "crash-python-<hash>.json", ...
+std::string finding_file_name(const Finding& finding);
+/// The 40-hex identity of (root, input).
+std::string finding_hash(const std::string& root, const std::string& input);
+
+json::Value finding_to_json(const Finding& finding);
+Result<Finding, std::string> finding_from_json(const json::Value& value);
+
+class FindingStore {
+ public:
+  /// Creates `dir` if needed. Fatal (exit 2) if it cannot be created or written.
+  explicit FindingStore(std::string dir);
+  const std::string& dir() const { return dir_; }
+
+  /// Writes the finding atomically; returns its path. Existing identical findings are kept as they are.
+  std::string write(const Finding& finding);
+  /// Loads one finding file; the error names the file and what was wrong.
+  static Result<Finding, std::string> load(const std::string& path);
+
+ private:
+  std::string dir_;
+};
+
+/// Writes `content` to `path` atomically (same-folder temporary, fsync, rename). Throws Fatal naming
+/// the path on failure (a full disk included), leaving no partial file behind.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+}  // namespace crosscheck::findings

@@ -1,0 +1,119 @@
+// Tests of finding records: names by kind, JSON round trip, atomic files, errors naming the file.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "findings/finding_store.hpp"
+#include "json/write.hpp"
+
+namespace crosscheck::findings {
+namespace {
+
+namespace fs = std::filesystem;
+using differential::DivergenceClass;
+
+Finding sample() {
+  Finding f;
+  f.root = "content_reference";
+  f.input = std::string("{\"ref\":\"x\",\"size\":null}\xff", 24);  // not UTF-8: kept as bytes
+  differential::Divergence d;
+  d.cls = DivergenceClass::kAcceptance;
+  d.implementations = {"cpp", "python"};
+  d.detail = "accepted by python; rejected by cpp";
+  d.bucket = "0123456789abcdef";
+  d.signature = "content_reference|acceptance|...";
+  f.divergences.push_back(d);
+  differential::ImplResult r;
+  r.implementation = "python";
+  r.outcome = differential::Outcome::kAccepted;
+  r.encoded = "{\"ref\":\"x\"}";
+  r.diagnostics = {{"/size", "unknown_enum", "warning"}};
+  f.results.push_back(r);
+  f.traits = {"invalid-utf8"};
+  f.seed = 42;
+  f.source = "generated";
+  f.replay = "crosscheck replay out/diverge-x.json";
+  return f;
+}
+
+fs::path temp_dir(const std::string& name) {
+  fs::path p = fs::temp_directory_path() / ("crosscheck-test-" + name + "-" + std::to_string(getpid()));
+  fs::remove_all(p);
+  return p;
+}
+
+TEST(FindingStore, NamesByKind) {
+  Finding f = sample();
+  EXPECT_EQ(finding_file_name(f), "diverge-" + finding_hash(f.root, f.input) + ".json");
+  f.divergences[0].cls = DivergenceClass::kCrash;
+  f.divergences[0].implementations = {"go/direct"};
+  EXPECT_EQ(finding_file_name(f), "crash-go_direct-" + finding_hash(f.root, f.input) + ".json");
+  f.divergences[0].cls = DivergenceClass::kTimeout;
+  EXPECT_EQ(finding_file_name(f).rfind("timeout-go_direct-", 0), 0u);
+  EXPECT_NE(finding_hash("a", "x"), finding_hash("b", "x"));
+  EXPECT_EQ(finding_hash("a", "x").size(), 40u);
+}
+
+TEST(FindingStore, WritesAtomicallyAndReadsBack) {
+  fs::path dir = temp_dir("store");
+  FindingStore store(dir.string());
+  std::string path = store.write(sample());
+  EXPECT_TRUE(fs::exists(path));
+  for (const auto& e : fs::directory_iterator(dir)) {
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << "temporary file left behind";
+  }
+  auto loaded = FindingStore::load(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error();
+  const Finding& f = loaded.value();
+  EXPECT_EQ(f.input, sample().input);
+  EXPECT_EQ(f.root, "content_reference");
+  ASSERT_EQ(f.divergences.size(), 1u);
+  EXPECT_EQ(f.divergences[0].cls, DivergenceClass::kAcceptance);
+  EXPECT_EQ(f.divergences[0].bucket, "0123456789abcdef");
+  ASSERT_EQ(f.results.size(), 1u);
+  EXPECT_EQ(f.results[0].encoded.value(), "{\"ref\":\"x\"}");
+  EXPECT_EQ(f.results[0].diagnostics[0].code, "unknown_enum");
+  EXPECT_EQ(f.seed.value(), 42u);
+  EXPECT_EQ(f.traits, std::vector<std::string>{"invalid-utf8"});
+  fs::remove_all(dir);
+}
+
+TEST(FindingStore, BadFilesAreNamedWithTheField) {
+  fs::path dir = temp_dir("bad");
+  fs::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream((dir / name).string()) << text;
+    return (dir / name).string();
+  };
+  auto r1 = FindingStore::load(write("a.json", "{not json"));
+  ASSERT_FALSE(r1.ok());
+  EXPECT_NE(r1.error().find("a.json: not JSON"), std::string::npos);
+  auto r2 = FindingStore::load(write("b.json", R"({"format":"crosscheck-finding/9"})"));
+  ASSERT_FALSE(r2.ok());
+  EXPECT_NE(r2.error().find("field 'format'"), std::string::npos);
+  auto r3 = FindingStore::load(
+      write("c.json", R"({"format":"crosscheck-finding/1","root":"x","input":{"base64":"!!"}})"));
+  ASSERT_FALSE(r3.ok());
+  EXPECT_NE(r3.error().find("input.base64"), std::string::npos);
+  auto r4 = FindingStore::load((dir / "missing.json").string());
+  ASSERT_FALSE(r4.ok());
+  EXPECT_NE(r4.error().find("cannot be read"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(FindingStore, UnwritableFolderIsFatal) {
+  if (geteuid() == 0) {
+    // root ignores permissions; a path under a regular file can never be a folder.
+    fs::path file = temp_dir("file");
+    std::ofstream(file.string()) << "x";
+    EXPECT_THROW(FindingStore((file / "sub").string()), Fatal);
+    fs::remove(file);
+  } else {
+    EXPECT_THROW(FindingStore("/proc/crosscheck-cannot-create"), Fatal);
+  }
+}
+
+}  // namespace
+}  // namespace crosscheck::findings
