@@ -164,7 +164,7 @@ def handle(table, path, line):
         request = json.loads(line)
         op = request["op"]
     except (ValueError, TypeError, KeyError) as error:
-        return answer(None, "error", message="bad request: %s" % error), None
+        return answer(None, "error", message="bad request: %s: %s" % (type(error).__name__, error)), None
     rid = request.get("id") if type(request.get("id")) is int else None
     try:
         if op == "hello":

@@ -215,7 +215,7 @@ fn handle(line: &[u8], direct: bool) -> (Option<Value>, Option<i32>) {
         (Some("decode" | "bench"), _) => {
             (Some(error(&id, "bad request: needs an integer id, a string root and input".into())), None)
         }
-        (op, _) => (Some(error(&id, format!("bad request: unknown op {op:?}"))), None),
+        (_, _) => (Some(error(&id, format!("bad request: unknown op {}", request["op"]))), None),
     }
 }
 
