@@ -3,6 +3,7 @@
 # Idempotent: cargo rebuilds nothing when the binary is current.
 set -euo pipefail
 cd "$(dirname "$0")"
+[ -x "${CARGO_HOME:-$HOME/.cargo}/bin/cargo" ] && PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 if ! command -v cargo >/dev/null 2>&1; then
   echo "unavailable: cargo is not installed (rustup, Rust >= 1.88)"
   exit 0
