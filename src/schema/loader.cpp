@@ -43,7 +43,12 @@ std::string read_file(const fs::path& path, const std::string& document) {
 
 json::Value parse_json(const std::string& bytes, const std::string& document) {
   auto parsed = json::parse(bytes);
-  if (!parsed) fail(document, "", "valid JSON (" + parsed.error().message() + ")");
+  if (!parsed) {
+    const json::ParseError& e = parsed.error();
+    fail(document, "",
+         "valid JSON, but at line " + std::to_string(e.line) + ", column " + std::to_string(e.column) +
+             " (byte " + std::to_string(e.offset) + ") expected " + e.expected);
+  }
   return std::move(parsed).value();
 }
 
@@ -308,9 +313,13 @@ Result<Ir, SchemaError> load_schema(const std::string& path, const LoadOptions& 
     fs::path file = path;
     std::error_code ec;
     if (fs::is_directory(file, ec)) {
-      file /= "manifest.json";
-      if (!fs::exists(file, ec))
-        fail(path, "", "a schema directory with manifest.json, or a schemas.json bundle");
+      if (fs::exists(file / "manifest.json", ec)) {
+        file /= "manifest.json";
+      } else if (fs::exists(file / "schemas.json", ec)) {
+        file /= "schemas.json";
+      } else {
+        fail(path, "", "a schema directory with manifest.json (or an SDK's schemas.json bundle)");
+      }
     } else if (!fs::exists(file, ec)) {
       fail(path, "", "an existing schema directory, manifest.json or schemas.json bundle");
     }

@@ -710,16 +710,19 @@ class Builder {
     return shape && shape->kind == ShapeKind::kRef ? nullptr : shape;
   }
 
-  /// Required properties of a union branch in order, following refs and intersections.
-  void tag_properties(const Shape* shape, std::vector<std::pair<std::string, const Shape*>>& out,
+  /// Properties of a union branch in order (all, or only the required ones), following refs and
+  /// intersections. The SDKs look tags up the same way and ignore `required`.
+  void tag_properties(const Shape* shape, bool required_only,
+                      std::vector<std::pair<std::string, const Shape*>>& out,
                       std::unordered_set<const Shape*>& seen) const {
     shape = resolve(shape);
     if (!shape || !seen.insert(shape).second) return;
     if (shape->kind == ShapeKind::kIntersection) {
-      for (const ShapePtr& variant : shape->variants) tag_properties(variant.get(), out, seen);
+      for (const ShapePtr& variant : shape->variants) tag_properties(variant.get(), required_only, out, seen);
     } else if (shape->kind == ShapeKind::kObject) {
       for (const Property& property : shape->properties) {
-        if (property.required) out.emplace_back(property.wire_name, resolve(property.shape.get()));
+        if (property.required || !required_only)
+          out.emplace_back(property.wire_name, resolve(property.shape.get()));
       }
     }
   }
@@ -732,7 +735,7 @@ class Builder {
   std::map<std::string, std::string> literal_tags(const Shape* branch) const {
     std::vector<std::pair<std::string, const Shape*>> properties;
     std::unordered_set<const Shape*> seen;
-    tag_properties(branch, properties, seen);
+    tag_properties(branch, /*required_only=*/false, properties, seen);
     std::map<std::string, std::string> out;
     for (const auto& [name, shape] : properties) {
       if (string_literal(shape)) out.emplace(name, shape->literal.string_value());
@@ -753,7 +756,7 @@ class Builder {
       const std::string at = item.pointer + "/oneOf/" + std::to_string(i);
       std::vector<std::pair<std::string, const Shape*>> properties;
       std::unordered_set<const Shape*> seen;
-      tag_properties(item.union_shape->variants[i].get(), properties, seen);
+      tag_properties(item.union_shape->variants[i].get(), /*required_only=*/true, properties, seen);
       const Shape* tag = nullptr;
       for (const auto& [name, shape] : properties) {
         if (name != item.tag) continue;
