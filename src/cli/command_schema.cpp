@@ -95,7 +95,7 @@ const Registration kSchema{CommandSpec{
     "  crosscheck schema --schema .venv/lib/python3.11/site-packages/agenthooksprotocol/schemas.json \\\n"
     "      --names-from path/to/schema/draft/manifest.json # a bundle named by a manifest's stableNames\n"
     "  crosscheck schema --emit-ir > ir.json               # the IR in ahp-codegen --emit-ir layout\n"
-    "Exit status: 0 loaded; 2 schema error (ERROR: <document>#<pointer>: expected ...) or no schema.",
+    "Exit status: 0 loaded; 2 schema error (ERROR: <document>#<pointer>: expected ...) or no schema.\n",
     [](CLI::App& sub) -> std::function<int()> {
       auto options = std::make_shared<SchemaOptions>();
       sub.add_option("--schema", options->schema,

@@ -6,11 +6,13 @@
 // discriminators. Non-root types are named differently (the bundle carries no stableNames), so refs
 // are compared by resolving them on both sides.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <unordered_set>
@@ -331,6 +333,79 @@ TEST_F(RealSchema, ClosuresCoverReferencedDocuments) {
   ASSERT_NE(receipt, nullptr);
   EXPECT_EQ(receipt->closure_documents,
             std::vector<std::string>{"schema/draft/content-upload-receipt.schema.json"});
+}
+
+}  // namespace
+
+namespace {
+
+struct CliRun {
+  int status = -1;
+  std::string out, err;
+};
+
+/// Runs build/crosscheck with `args` (already shell-quoted).
+CliRun run_cli(const std::string& args) {
+  const fs::path dir = temp_dir();
+  const std::string binary = std::string(CROSSCHECK_BINARY_DIR) + "/crosscheck";
+  EXPECT_TRUE(fs::exists(binary)) << binary << " is missing: build the crosscheck target";
+  const std::string command =
+      "'" + binary + "' " + args + " > '" + (dir / "out").string() + "' 2> '" + (dir / "err").string() + "'";
+  CliRun run;
+  const int raw = std::system(command.c_str());
+  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  run.out = slurp(dir / "out");
+  run.err = slurp(dir / "err");
+  return run;
+}
+
+TEST_F(RealSchema, CliShowsTheInstalledBundle) {
+  CliRun run = run_cli("schema");
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("origin     bundle (" + std::to_string(ir_->documents.size()) +
+                         " documents, sha256 verified against ahp-codegen.lock.json)"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("manifest   " + ir_->manifest_sha256), std::string::npos);
+  EXPECT_NE(run.out.find("roots (31)"), std::string::npos);
+  const Root* request = ir_->find_root("intercept_request");
+  ASSERT_NE(request, nullptr);
+  EXPECT_NE(run.out.find(request->closure_hash.substr(0, 12)), std::string::npos);
+  EXPECT_NE(run.out.find(std::to_string(ir_->node_count) + " nodes"), std::string::npos);
+}
+
+TEST_F(RealSchema, CliEmitIrIsTheIrAsJson) {
+  CliRun run = run_cli("schema --emit-ir");
+  ASSERT_EQ(run.status, 0) << run.err;
+  auto parsed = json::parse(run.out);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_TRUE(json::semantically_equal(parsed.value(), ir_->to_json()));
+  EXPECT_EQ(parsed.value().find("roots")->items().size(), 31u);
+}
+
+TEST(SchemaCli, SchemaErrorsExitTwoNamingDocumentAndPointer) {
+  const std::string data = std::string(CROSSCHECK_TEST_DATA) + "/schemas/";
+  CliRun run = run_cli("schema --schema '" + data + "pattern-properties'");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(
+      run.err,
+      "ERROR: schema/draft/a.schema.json#/patternProperties: expected a keyword the IR can express, not "
+      "\"patternProperties\"\n");
+  EXPECT_EQ(run.out, "");
+  run = run_cli("schema --schema '" + data + "mini' --names-from '" + data + "nope.json'");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.err, "ERROR: " + data + "nope.json#: expected a readable file at " + data + "nope.json\n");
+}
+
+TEST(SchemaCli, ManifestDirectoryWithStableNames) {
+  const std::string data = std::string(CROSSCHECK_TEST_DATA) + "/schemas/";
+  CliRun run = run_cli("schema --schema '" + data + "mini'");
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("origin     manifest (4 documents, sha256 verified against the manifest)"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("mini_request  MiniRequest"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("8 types, 3 roots"), std::string::npos) << run.out;
 }
 
 }  // namespace
