@@ -69,9 +69,11 @@ void append_pointer_token(std::string& path, std::string_view key) {
   }
 }
 
-Checker::Checker(const schema::Ir& ir, CoverageSink* coverage, std::size_t max_depth,
+Checker::Checker(const SchemaIndex& index, CoverageSink* coverage, std::size_t max_depth,
                  std::size_t max_diagnostics)
-    : ir_(ir), coverage_(coverage), max_depth_(max_depth), max_diagnostics_(max_diagnostics) {}
+    : index_(index), coverage_(coverage), max_depth_(max_depth), max_diagnostics_(max_diagnostics) {
+  memo_.reserve(64);
+}
 
 Status Checker::run(const Shape& shape, const Value& value, std::vector<Diagnostic>& out) {
   Status result = status(shape, value, 0, true);
@@ -88,14 +90,13 @@ Status Checker::run(const Shape& shape, const Value& value, std::vector<Diagnost
 
 Status Checker::status(const Shape& node, const Value& value, std::size_t depth, bool memoize) {
   if (!memoize && !is_composite(node.kind)) return evaluate(node, value, depth);
-  Key key{&node, &value};
-  if (auto it = memo_.find(key); it != memo_.end()) return it->second;
-  // Re-entering a pair that is still being checked is a reference cycle that consumes no input:
+  // A pair met again while it is still being checked is a reference cycle that consumes no input:
   // the SDKs would recurse until their stack gives out; here it is an error.
-  if (!in_progress_.insert(key).second) return Status::kError;
+  auto [it, fresh] = memo_.try_emplace(Key{&node, &value}, Status::kInProgress);
+  if (!fresh) return it->second == Status::kInProgress ? Status::kError : it->second;
+  Status& slot = it->second;  // stays valid when the map rehashes (its nodes do not move)
   Status result = evaluate(node, value, depth);
-  in_progress_.erase(key);
-  memo_.emplace(key, result);
+  slot = result;
   return result;
 }
 
@@ -130,7 +131,7 @@ Status Checker::evaluate(const Shape& node, const Value& value, std::size_t dept
       return result;
     }
     case ShapeKind::kRef: {
-      const Shape* target = resolve(node);
+      const Shape* target = index_.target(node);
       return target ? status(*target, value, depth, false) : Status::kError;
     }
     case ShapeKind::kUnion:
@@ -290,7 +291,7 @@ void Checker::emit(const Shape& node, const Value& value, std::size_t depth) {
       for (const auto& variant : node.variants) emit(*variant, value, depth);
       break;
     case ShapeKind::kRef:
-      if (const Shape* target = resolve(node)) {
+      if (const Shape* target = index_.target(node)) {
         emit(*target, value, depth);
       } else {
         add("invalid_type", Severity::kError, "the schema refers to an unknown type " + node.ref);
@@ -405,48 +406,13 @@ std::vector<std::pair<std::string_view, const Value*>> Checker::undeclared_membe
   return out;
 }
 
-const Shape* Checker::resolve(const Shape& ref) const {
-  auto it = ir_.types.find(ref.ref);
-  return it == ir_.types.end() || !it->second.shape ? nullptr : it->second.shape.get();
-}
-
-const std::string* Checker::variant_tag(const Shape& variant, const std::string& name, int budget) const {
-  if (budget <= 0) return nullptr;  // a reference cycle: no tag
-  switch (variant.kind) {
-    case ShapeKind::kRef: {
-      const Shape* target = resolve(variant);
-      return target ? variant_tag(*target, name, budget - 1) : nullptr;
-    }
-    case ShapeKind::kIntersection:
-      for (const auto& conjunct : variant.variants) {
-        if (const std::string* tag = variant_tag(*conjunct, name, budget - 1)) return tag;
-      }
-      return nullptr;
-    case ShapeKind::kObject:
-      for (const auto& property : variant.properties) {
-        if (property.wire_name != name) continue;
-        const Shape& shape = *property.shape;
-        if (shape.kind == ShapeKind::kLiteral && shape.literal.is_string())
-          return &shape.literal.string_value();
-      }
-      return nullptr;
-    default:
-      return nullptr;
-  }
-}
-
-int Checker::select_tagged(const Shape& node, const Value& value) {
+int Checker::select_tagged(const Shape& node, const Value& value) const {
   const std::string& name = *node.discriminator;
   const Value* tag = value.is_object() ? value.find(name) : nullptr;
   if (!tag || !tag->is_string()) return -2;
-  auto [it, fresh] = tags_.try_emplace(&node);
-  if (fresh) {
-    // Enough steps to follow any acyclic chain of refs and intersections in this IR.
-    int budget = static_cast<int>(std::clamp<std::size_t>(ir_.node_count + 2, 64, std::size_t{1} << 20));
-    for (const auto& variant : node.variants) it->second.push_back(variant_tag(*variant, name, budget));
-  }
-  for (std::size_t i = 0; i < it->second.size(); ++i) {
-    if (it->second[i] && *it->second[i] == tag->string_value()) return static_cast<int>(i);
+  const auto& tags = index_.tags(node);
+  for (std::size_t i = 0; i < tags.size(); ++i) {
+    if (tags[i] && *tags[i] == tag->string_value()) return static_cast<int>(i);
   }
   return -1;
 }

@@ -20,16 +20,19 @@
 #include <vector>
 
 #include "decoder/decoder.hpp"
+#include "decoder/schema_index.hpp"
 #include "json/value.hpp"
 #include "schema/ir.hpp"
 
 namespace crosscheck::decoder::detail {
 
-enum class Status : std::uint8_t { kClean = 0, kWarning = 1, kError = 2 };
+/// Worst severity found; kInProgress only marks memo entries still on the stack.
+enum class Status : std::uint8_t { kClean = 0, kWarning = 1, kError = 2, kInProgress = 3 };
 
 class Checker {
  public:
-  Checker(const schema::Ir& ir, CoverageSink* coverage, std::size_t max_depth, std::size_t max_diagnostics);
+  Checker(const SchemaIndex& index, CoverageSink* coverage, std::size_t max_depth,
+          std::size_t max_diagnostics);
 
   /// Checks `value` against `shape`, appending diagnostics to `out` (at most max_diagnostics);
   /// returns the overall status (kError: rejected).
@@ -64,27 +67,21 @@ class Checker {
   void add(const char* code, Severity severity, std::string message);
 
   // Helpers.
-  const schema::Shape* resolve(const schema::Shape& ref) const;
   /// Members whose key is not a declared property (for a typed additionalProperties shape).
   static std::vector<std::pair<std::string_view, const json::Value*>> undeclared_members(
       const schema::Shape& node, const json::Value& value);
-  /// The discriminator tag of a union variant: refs and intersections followed to the object
-  /// property `name` whose shape is a string literal; nullptr if it has none.
-  const std::string* variant_tag(const schema::Shape& variant, const std::string& name, int budget) const;
   /// Index of the selected variant of a discriminated union, -1 for an unknown tag, -2 when the
   /// value is not an object or the tag is not a string.
-  int select_tagged(const schema::Shape& node, const json::Value& value);
+  int select_tagged(const schema::Shape& node, const json::Value& value) const;
   void visit(const schema::Shape& node, bool matched) const;
   bool too_deep(const json::Value& value, std::size_t depth) const;
 
-  const schema::Ir& ir_;
+  const SchemaIndex& index_;
   CoverageSink* coverage_;
   std::size_t max_depth_;
   std::size_t max_diagnostics_;
   std::unordered_map<Key, Status, KeyHash> memo_;
-  std::unordered_set<Key, KeyHash> in_progress_;  // pass 1 pairs on the stack
-  std::unordered_set<Key, KeyHash> emitting_;     // pass 2 pairs on the stack
-  std::unordered_map<const schema::Shape*, std::vector<const std::string*>> tags_;  // per discriminated union
+  std::unordered_set<Key, KeyHash> emitting_;  // pass 2 pairs on the stack
   std::vector<Diagnostic>* out_ = nullptr;
   std::string path_;
 };

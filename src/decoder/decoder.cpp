@@ -2,6 +2,7 @@
 #include "decoder/decoder.hpp"
 
 #include "decoder/checker.hpp"
+#include "decoder/schema_index.hpp"
 #include "json/write.hpp"
 
 namespace crosscheck::decoder {
@@ -18,8 +19,9 @@ bool DecodeResult::has_warning() const {
 namespace {
 
 /// Checks `value` (which must outlive the call: the memo keys on its address) into `result`.
-void check_into(const schema::Ir& ir, const DecodeOptions& options, const schema::Root& root,
-                const json::Value& value, CoverageSink* coverage, DecodeResult& result) {
+void check_into(const schema::Ir& ir, const detail::SchemaIndex& index, const DecodeOptions& options,
+                const schema::Root& root, const json::Value& value, CoverageSink* coverage,
+                DecodeResult& result) {
   auto type = ir.types.find(root.public_name);
   if (type == ir.types.end() || !type->second.shape) {
     result.accepted = false;
@@ -27,7 +29,7 @@ void check_into(const schema::Ir& ir, const DecodeOptions& options, const schema
         Diagnostic{"", "invalid_type", Severity::kError, "the schema has no type named " + root.public_name});
     return;
   }
-  detail::Checker checker(ir, coverage, options.limits.max_depth, options.max_diagnostics);
+  detail::Checker checker(index, coverage, options.limits.max_depth, options.max_diagnostics);
   result.accepted = checker.run(*type->second.shape, value, result.diagnostics) != detail::Status::kError;
   if (result.accepted) {
     json::WriteOptions write_options;
@@ -38,7 +40,8 @@ void check_into(const schema::Ir& ir, const DecodeOptions& options, const schema
 
 }  // namespace
 
-Decoder::Decoder(const schema::Ir& ir, DecodeOptions options) : ir_(ir), options_(options) {}
+Decoder::Decoder(const schema::Ir& ir, DecodeOptions options)
+    : ir_(ir), options_(options), index_(std::make_shared<const detail::SchemaIndex>(ir)) {}
 
 DecodeResult Decoder::decode(const schema::Root& root, std::string_view bytes, CoverageSink* coverage) const {
   DecodeResult result;
@@ -48,7 +51,7 @@ DecodeResult Decoder::decode(const schema::Root& root, std::string_view bytes, C
     return result;
   }
   result.raw = std::move(parsed).value();
-  check_into(ir_, options_, root, *result.raw, coverage, result);
+  check_into(ir_, *index_, options_, root, *result.raw, coverage, result);
   return result;
 }
 
@@ -56,7 +59,7 @@ DecodeResult Decoder::check(const schema::Root& root, const json::Value& value,
                             CoverageSink* coverage) const {
   DecodeResult result;
   result.raw = value;
-  check_into(ir_, options_, root, *result.raw, coverage, result);
+  check_into(ir_, *index_, options_, root, *result.raw, coverage, result);
   return result;
 }
 

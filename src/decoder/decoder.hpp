@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,10 @@
 #include "schema/ir.hpp"
 
 namespace crosscheck::decoder {
+
+namespace detail {
+class SchemaIndex;
+}
 
 enum class Severity { kError, kWarning };
 const char* severity_name(Severity severity);  ///< "error" / "warning"
@@ -77,6 +82,7 @@ class Decoder {
  private:
   const schema::Ir& ir_;
   DecodeOptions options_;
+  std::shared_ptr<const detail::SchemaIndex> index_;  // refs and tags resolved once, shared by copies
 };
 
 }  // namespace crosscheck::decoder
