@@ -1,0 +1,657 @@
+// adapter_pool.cpp: the pool's event loop.
+//
+// The calling thread drives every process of the pool with poll(); nothing ever blocks on a child.
+// Each round: hand pending requests to ready processes (the least loaded first, up to
+// max_in_flight each), poll stdin (while bytes are queued), stdout and stderr of every live process
+// plus the stop pipe, then act:
+//   stderr readable  -> append to the bounded tail;
+//   stdin writable   -> write what the pipe takes;
+//   stdout readable  -> split lines (over max_line_bytes: protocol), match answers by id;
+//   stdout EOF       -> the child died: wait briefly for its exit status, then crash;
+//   deadline passed  -> timeout.
+// Deadline: a process is hung when its oldest request has waited `deadline` since it was sent or
+// since the process last answered, whichever is later; so a healthy adapter working through a deep
+// pipeline is never cut short, and one hung request is still caught.
+// Every failure kills the process group, reaps it and starts a fresh process (a new handshake).
+// Exactly one request is charged: the one the failure names (a bad or repeated answer, an over-long
+// line starting with its id, an expired deadline), else the oldest in flight, which is the one a
+// sequential adapter was working on. The other requests in flight are re-sent to a fresh process
+// and never charged for it; as each failure resolves one request, a batch always ends.
+// A restart whose handshake fails leaves the process down; pending requests then go to the pool's
+// other processes, or, when none is left, get crash results naming the reason. The next decode()
+// tries to start the down processes again, so the pool stays usable once the cause is gone.
+#include "differential/adapter_pool.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <deque>
+
+#include "differential/adapter_process.hpp"
+#include "differential/protocol_codec.hpp"
+#include "differential/stop_signal.hpp"
+#include "json/parse.hpp"
+
+namespace crosscheck::differential {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+constexpr milliseconds kPollCap{250};         // re-check the stop flag at least this often
+constexpr milliseconds kExitGrace{500};       // after stdout EOF, for the child's exit status
+constexpr milliseconds kShutdownGrace{2000};  // after {"op":"shutdown"}, before SIGKILL
+// Requests are handed to a process only while less than this is waiting to be written to it, so a
+// batch of large payloads for an adapter that stopped reading does not pile up in memory.
+constexpr std::size_t kMaxQueuedBytes = std::size_t{8} << 20;
+
+enum class Kind { kDecode, kBench };
+
+struct Slot {  // one request of the current decode() or bench() call
+  Kind kind = Kind::kDecode;
+  const DecodeRequest* request = nullptr;
+  std::uint64_t iterations = 0;
+  bool done = false;
+  ImplResult result;
+  std::optional<std::uint64_t> nanos;
+};
+
+struct InFlight {
+  std::size_t slot;
+  Clock::time_point sent;
+  Clock::duration budget;
+};
+
+enum class State { kDown, kStarting, kReady };
+
+struct Proc {
+  std::unique_ptr<AdapterProcess> process;
+  State state = State::kDown;
+  std::uint64_t generation = 0;  // bumped per spawn, so stale poll events are ignored
+  Clock::time_point hello_by, last_progress;
+  std::map<std::uint64_t, InFlight> in_flight;    // by id, which is send order
+  std::map<std::uint64_t, std::size_t> answered;  // this call, this process: id -> slot
+  std::string down_reason, down_tail;             // why the last start failed
+};
+
+// Blocks SIGPIPE in this thread while the pool writes to children, then discards one that a write
+// to a dead child raised: EPIPE is handled, and the harness must not die of it (tests and library
+// users do not all ignore SIGPIPE the way main() does).
+class SigpipeGuard {
+ public:
+  SigpipeGuard() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    ::pthread_sigmask(SIG_BLOCK, &set, &old_);
+  }
+  ~SigpipeGuard() {
+    if (!sigismember(&old_, SIGPIPE)) {
+      sigset_t set;
+      sigemptyset(&set);
+      sigaddset(&set, SIGPIPE);
+      timespec zero{0, 0};
+      while (::sigtimedwait(&set, nullptr, &zero) > 0) {
+      }
+    }
+    ::pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  SigpipeGuard(const SigpipeGuard&) = delete;
+  SigpipeGuard& operator=(const SigpipeGuard&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
+std::string duration_text(Clock::duration d) {
+  auto ms = std::chrono::duration_cast<milliseconds>(d).count();
+  return ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
+}
+
+double millis(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+}  // namespace
+
+class AdapterPool::Impl {
+ public:
+  Impl(const AdapterSpec& s, const PoolOptions& o) : spec(s), options(o) {
+    options.processes = std::max<std::size_t>(options.processes, 1);
+    options.max_in_flight = std::max<std::size_t>(options.max_in_flight, 1);
+    options.max_line_bytes = std::max<std::size_t>(options.max_line_bytes, 1024);
+    procs.resize(options.processes);
+  }
+  ~Impl() { shutdown(); }
+
+  std::optional<StartError> start();
+  std::vector<ImplResult> decode(const std::vector<DecodeRequest>& requests);
+  std::optional<std::uint64_t> bench(const DecodeRequest& request, std::uint64_t iterations);
+  void shutdown();
+  Stats stats() const {
+    Stats s = counters;
+    s.down = static_cast<std::size_t>(std::count_if(procs.begin(), procs.end(), [](const Proc& p) {
+      return p.state == State::kDown && !p.down_reason.empty();
+    }));
+    return s;
+  }
+
+  AdapterSpec spec;
+  PoolOptions options;
+  Identity identity;
+  Stats counters;
+
+ private:
+  void launch(Proc& p);
+  void handshake_failed(Proc& p, std::string why);
+  void fail(Proc& p, std::optional<std::size_t> culprit, Outcome outcome, std::string message);
+  void finish(std::size_t slot, Outcome outcome, std::string message, std::string tail, double ms);
+  void run_batch();
+  void dispatch();
+  void service(Clock::duration max_wait);
+  void on_line(Proc& p, std::string_view line);
+  void on_answer(Proc& p, std::string_view line);
+  void on_eof(Proc& p);
+  void on_overlong(Proc& p);
+  void check_deadlines();
+  void check_exits();
+  void read_output(Proc& p, std::uint64_t generation);
+  Clock::time_point next_deadline() const;
+  void interrupt();
+  bool all_done() const;
+  std::string name() const { return "adapter '" + spec.name + "'"; }
+
+  std::vector<Proc> procs;
+  bool have_identity = false;
+  bool starting = false;  // inside start(): any failure is a start failure
+  bool closed = false;
+  std::uint64_t next_id = 1;
+  std::vector<Slot> slots;
+  std::deque<std::size_t> pending;
+};
+
+void AdapterPool::Impl::launch(Proc& p) {
+  ++p.generation;
+  p.in_flight.clear();
+  p.answered.clear();
+  p.process.reset();
+  auto spawned = AdapterProcess::spawn(spec, options.stderr_tail_bytes);
+  if (!spawned.ok()) {
+    p.state = State::kDown;
+    p.down_reason = spawned.error();
+    p.down_tail.clear();
+    return;
+  }
+  p.process = std::move(spawned).value();
+  p.process->enqueue(protocol::hello_request());
+  p.process->flush();
+  p.state = State::kStarting;
+  p.hello_by = Clock::now() + options.hello_deadline;
+}
+
+void AdapterPool::Impl::handshake_failed(Proc& p, std::string why) {
+  p.process->drain_stderr();
+  p.process->kill();
+  p.down_tail = p.process->stderr_tail();
+  p.process.reset();
+  p.state = State::kDown;
+  p.down_reason = std::move(why);
+  ++p.generation;
+}
+
+void AdapterPool::Impl::finish(std::size_t slot, Outcome outcome, std::string message, std::string tail,
+                               double ms) {
+  Slot& s = slots[slot];
+  s.result = ImplResult{};
+  s.result.implementation = spec.name;
+  s.result.outcome = outcome;
+  s.result.message = std::move(message);
+  s.result.stderr_tail = std::move(tail);
+  s.result.millis = ms;
+  s.nanos.reset();
+  s.done = true;
+  if (outcome == Outcome::kCrash) ++counters.crashes;
+  if (outcome == Outcome::kTimeout) ++counters.timeouts;
+  if (outcome == Outcome::kProtocol) ++counters.protocol_errors;
+}
+
+void AdapterPool::Impl::fail(Proc& p, std::optional<std::size_t> culprit, Outcome outcome,
+                             std::string message) {
+  if (starting) {
+    handshake_failed(p, "after its hello: " + message);
+    return;
+  }
+  p.process->drain_stderr();
+  p.process->kill();
+  std::string tail = p.process->stderr_tail();
+  auto now = Clock::now();
+  double ms = 0;
+  if (!culprit && !p.in_flight.empty()) culprit = p.in_flight.begin()->second.slot;
+  for (const auto& [id, f] : p.in_flight) {
+    if (culprit && f.slot == *culprit) ms = millis(now - f.sent);
+  }
+  if (culprit) finish(*culprit, outcome, std::move(message), std::move(tail), ms);
+  // Bystanders go back to the front of the queue, in their original order.
+  for (auto it = p.in_flight.rbegin(); it != p.in_flight.rend(); ++it) {
+    if (!culprit || it->second.slot != *culprit) pending.push_front(it->second.slot);
+  }
+  p.in_flight.clear();
+  if (stop_requested()) {
+    p.process.reset();
+    p.state = State::kDown;
+    ++p.generation;
+    return;
+  }
+  ++counters.restarts;
+  launch(p);
+}
+
+void AdapterPool::Impl::on_line(Proc& p, std::string_view line) {
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;  // blank lines carry nothing
+  if (p.state == State::kReady) {
+    on_answer(p, line);
+    return;
+  }
+  auto hello = protocol::parse_hello(line, options.max_line_bytes);
+  if (!hello.ok()) {
+    handshake_failed(p, hello.error());
+    return;
+  }
+  if (!have_identity) {
+    identity = std::move(hello).value();
+    identity.name = spec.name;
+    have_identity = true;
+  }
+  p.state = State::kReady;
+  p.last_progress = Clock::now();
+}
+
+void AdapterPool::Impl::on_answer(Proc& p, std::string_view line) {
+  json::ParseLimits limits;
+  limits.max_bytes = options.max_line_bytes;
+  auto parsed = json::parse(line, limits);
+  if (!parsed.ok() || !parsed.value().is_object()) {
+    std::string why = parsed.ok() ? "not an object" : parsed.error().message();
+    fail(p, std::nullopt, Outcome::kProtocol,
+         "unparseable answer line (" + why + "): " + protocol::excerpt(line));
+    return;
+  }
+  const json::Value& answer = parsed.value();
+  auto id = protocol::answer_id(answer);
+  if (!id) {
+    fail(p, std::nullopt, Outcome::kProtocol, "answer without an integer id: " + protocol::excerpt(line));
+    return;
+  }
+  auto it = p.in_flight.find(*id);
+  if (it == p.in_flight.end()) {
+    if (auto twice = p.answered.find(*id); twice != p.answered.end()) {
+      fail(p, twice->second, Outcome::kProtocol, "answered request " + std::to_string(*id) + " twice");
+    } else {
+      fail(p, std::nullopt, Outcome::kProtocol,
+           "answer for unknown id " + std::to_string(*id) + ": " + protocol::excerpt(line));
+    }
+    return;
+  }
+  const InFlight f = it->second;
+  Slot& s = slots[f.slot];
+  auto now = Clock::now();
+  if (s.kind == Kind::kDecode) {
+    auto result = protocol::parse_decode_answer(answer);
+    if (!result.ok()) {
+      fail(p, f.slot, Outcome::kProtocol, "answer to request " + std::to_string(*id) + ": " + result.error());
+      return;
+    }
+    s.result = std::move(result).value();
+    s.result.implementation = spec.name;
+    s.result.millis = millis(now - f.sent);
+  } else {
+    auto nanos = protocol::parse_bench_answer(answer);
+    if (!nanos.ok()) {
+      fail(p, f.slot, Outcome::kProtocol, "answer to bench " + std::to_string(*id) + ": " + nanos.error());
+      return;
+    }
+    s.nanos = nanos.value();
+  }
+  s.done = true;
+  p.in_flight.erase(it);
+  p.answered[*id] = f.slot;
+  p.last_progress = now;
+}
+
+void AdapterPool::Impl::on_eof(Proc& p) {
+  // Let the child finish dying, so its status and last stderr lines are known.
+  bool exited = p.process->wait_exit(kExitGrace);
+  p.process->drain_stderr();
+  std::string partial = p.process->partial_line();
+  p.process->kill();
+  std::string how = exited ? p.process->status_text() : "closed its stdout, then " + p.process->status_text();
+  if (p.state == State::kStarting) {
+    handshake_failed(p, "exited during the handshake (" + how + ")");
+    return;
+  }
+  std::string message = "adapter " + how;
+  if (!partial.empty()) message += "; unterminated last line: " + protocol::excerpt(partial);
+  fail(p, std::nullopt, Outcome::kCrash, std::move(message));
+}
+
+void AdapterPool::Impl::on_overlong(Proc& p) {
+  std::string why = "answer line longer than " + std::to_string(options.max_line_bytes) +
+                    " bytes: " + protocol::excerpt(p.process->overlong_prefix(), 60);
+  if (p.state == State::kStarting) {
+    handshake_failed(p, "hello " + why);
+    return;
+  }
+  std::optional<std::size_t> culprit;
+  if (auto id = protocol::sniff_id(p.process->overlong_prefix())) {
+    if (auto it = p.in_flight.find(*id); it != p.in_flight.end()) culprit = it->second.slot;
+  }
+  fail(p, culprit, Outcome::kProtocol, std::move(why));
+}
+
+Clock::time_point AdapterPool::Impl::next_deadline() const {
+  auto next = Clock::time_point::max();
+  for (const Proc& p : procs) {
+    if (p.state == State::kStarting) next = std::min(next, p.hello_by);
+    if (p.state == State::kReady && !p.in_flight.empty()) {
+      const InFlight& oldest = p.in_flight.begin()->second;
+      next = std::min(next, std::max(oldest.sent, p.last_progress) + oldest.budget);
+    }
+  }
+  return next;
+}
+
+void AdapterPool::Impl::check_deadlines() {
+  auto now = Clock::now();
+  for (Proc& p : procs) {
+    if (p.state == State::kStarting && now >= p.hello_by) {
+      handshake_failed(p, "no hello within " + duration_text(options.hello_deadline));
+    } else if (p.state == State::kReady && !p.in_flight.empty()) {
+      const InFlight oldest = p.in_flight.begin()->second;
+      if (now >= std::max(oldest.sent, p.last_progress) + oldest.budget) {
+        fail(p, oldest.slot, Outcome::kTimeout,
+             "no answer within " + duration_text(oldest.budget) + "; adapter killed");
+      }
+    }
+  }
+}
+
+void AdapterPool::Impl::dispatch() {
+  auto now = Clock::now();
+  while (!pending.empty()) {
+    Proc* best = nullptr;
+    for (Proc& p : procs) {
+      if (p.state == State::kReady && p.in_flight.size() < options.max_in_flight &&
+          p.process->queued_bytes() < kMaxQueuedBytes &&
+          (best == nullptr || p.in_flight.size() < best->in_flight.size())) {
+        best = &p;
+      }
+    }
+    if (best == nullptr) break;
+    std::size_t slot = pending.front();
+    pending.pop_front();
+    const Slot& s = slots[slot];
+    std::uint64_t id = next_id++;
+    Clock::duration budget = options.deadline;
+    if (s.kind == Kind::kDecode) {
+      best->process->enqueue(protocol::decode_request(id, s.request->root, s.request->input));
+    } else {
+      // The bench op runs `iterations` decodes: allow a tenth of a deadline for each.
+      budget *= static_cast<long>(std::clamp<std::uint64_t>((s.iterations + 9) / 10, 1, 1000000));
+      best->process->enqueue(protocol::bench_request(id, s.request->root, s.request->input, s.iterations));
+    }
+    best->in_flight[id] = InFlight{slot, now, budget};
+  }
+  for (Proc& p : procs) {
+    if (p.process && p.process->wants_write()) p.process->flush();
+  }
+  if (pending.empty()) return;
+  bool alive = std::any_of(procs.begin(), procs.end(), [](const Proc& p) { return p.state != State::kDown; });
+  if (alive) return;
+  std::string reason = "stopped", tail;
+  for (const Proc& p : procs) {
+    if (!p.down_reason.empty()) {
+      reason = "could not restart it: " + p.down_reason;
+      tail = p.down_tail;
+      break;
+    }
+  }
+  for (std::size_t slot : pending) finish(slot, Outcome::kCrash, name() + " is down: " + reason, tail, 0);
+  pending.clear();
+}
+
+void AdapterPool::Impl::service(Clock::duration max_wait) {
+  enum Stream { kStdin, kStdout, kStderr, kStop };
+  struct Watch {
+    std::size_t proc;
+    std::uint64_t generation;
+    Stream stream;
+  };
+  std::vector<pollfd> fds;
+  std::vector<Watch> watches;
+  if (int stop_fd = stop_wake_fd(); stop_fd >= 0) {
+    fds.push_back({stop_fd, POLLIN, 0});
+    watches.push_back({0, 0, kStop});
+  }
+  for (std::size_t i = 0; i < procs.size(); ++i) {
+    Proc& p = procs[i];
+    if (p.state == State::kDown || !p.process) continue;
+    auto add = [&](int fd, short events, Stream stream) {
+      if (fd < 0) return;
+      fds.push_back({fd, events, 0});
+      watches.push_back({i, p.generation, stream});
+    };
+    add(p.process->stdout_fd(), POLLIN, kStdout);
+    add(p.process->stderr_fd(), POLLIN, kStderr);
+    if (p.process->wants_write()) add(p.process->stdin_fd(), POLLOUT, kStdin);
+  }
+  auto wait = std::min(max_wait, std::max(Clock::duration::zero(), next_deadline() - Clock::now()));
+  // Round up, so a deadline a fraction of a millisecond away does not spin.
+  int timeout = static_cast<int>(std::chrono::ceil<milliseconds>(wait).count());
+  if (::poll(fds.data(), fds.size(), timeout) <= 0) return;  // timeout, or EINTR: the caller re-checks
+
+  for (std::size_t k = 0; k < fds.size(); ++k) {
+    if (fds[k].revents == 0) continue;
+    const Watch& w = watches[k];
+    if (w.stream == kStop) {
+      if (!stop_requested()) {  // a stale wake-up byte: drop it rather than spin
+        char buf[64];
+        while (::read(fds[k].fd, buf, sizeof buf) > 0) {
+        }
+      }
+      continue;
+    }
+    Proc& p = procs[w.proc];
+    if (p.generation != w.generation || !p.process) continue;  // this process was replaced meanwhile
+    if (w.stream == kStderr) {
+      p.process->drain_stderr();
+    } else if (w.stream == kStdin) {
+      p.process->flush();
+    } else {
+      read_output(p, w.generation);
+    }
+  }
+}
+
+void AdapterPool::Impl::read_output(Proc& p, std::uint64_t generation) {
+  std::vector<std::string> lines;
+  auto status = p.process->read_lines(lines, options.max_line_bytes);
+  for (const std::string& line : lines) {
+    if (p.generation != generation) return;  // a line before this one ended the process
+    on_line(p, line);
+  }
+  if (p.generation != generation) return;
+  if (status == AdapterProcess::ReadStatus::kEof) on_eof(p);
+  if (status == AdapterProcess::ReadStatus::kOverlong) on_overlong(p);
+}
+
+// A child can die without its stdout reaching EOF, when a helper it started still holds the pipe:
+// notice the exit itself, and take in what it wrote before dying first.
+void AdapterPool::Impl::check_exits() {
+  for (Proc& p : procs) {
+    if (p.state == State::kDown || !p.process->has_exited()) continue;
+    std::uint64_t generation = p.generation;
+    read_output(p, generation);
+    if (p.generation == generation && p.state != State::kDown) on_eof(p);
+  }
+}
+
+void AdapterPool::Impl::interrupt() {
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (!slots[i].done) finish(i, Outcome::kError, "interrupted", "", 0);
+  }
+  pending.clear();
+  // Processes still working on abandoned requests would answer into the next call: end them; the
+  // next decode() starts fresh ones.
+  for (Proc& p : procs) {
+    if (p.state == State::kStarting || (p.state == State::kReady && !p.in_flight.empty())) {
+      p.process->kill();
+      p.process.reset();
+      p.state = State::kDown;
+      p.down_reason.clear();
+      p.in_flight.clear();
+      ++p.generation;
+    }
+  }
+}
+
+bool AdapterPool::Impl::all_done() const {
+  return std::all_of(slots.begin(), slots.end(), [](const Slot& s) { return s.done; });
+}
+
+void AdapterPool::Impl::run_batch() {
+  SigpipeGuard guard;
+  // Anything a ready process wrote while idle belongs to no request: settle it before sending.
+  service(Clock::duration::zero());
+  check_exits();
+  for (Proc& p : procs) {
+    if (p.state == State::kDown) {
+      ++counters.restarts;
+      launch(p);
+    }
+  }
+  while (!all_done()) {
+    if (stop_requested()) {
+      interrupt();
+      break;
+    }
+    dispatch();
+    if (all_done()) break;
+    service(kPollCap);
+    check_exits();
+    check_deadlines();
+  }
+  for (Proc& p : procs) p.answered.clear();
+}
+
+std::optional<StartError> AdapterPool::Impl::start() {
+  stop_wake_fd();  // create the wake-up pipe before any child exists
+  SigpipeGuard guard;
+  starting = true;
+  for (Proc& p : procs) launch(p);
+  auto any = [this](State state) {
+    return std::any_of(procs.begin(), procs.end(), [state](const Proc& p) { return p.state == state; });
+  };
+  while (any(State::kStarting) && !any(State::kDown) && !stop_requested()) {
+    service(kPollCap);
+    check_exits();
+    check_deadlines();
+  }
+  starting = false;
+  if (!any(State::kStarting) && !any(State::kDown)) return std::nullopt;
+  // The first failure is the one to report; processes still starting are simply ended.
+  StartError error{spec.name, name() + ": interrupted during the handshake", ""};
+  for (const Proc& p : procs) {
+    if (p.state == State::kDown) {
+      error.message = name() + ": " + p.down_reason;
+      error.stderr_tail = p.down_tail;
+      break;
+    }
+  }
+  shutdown();
+  return error;
+}
+
+std::vector<ImplResult> AdapterPool::Impl::decode(const std::vector<DecodeRequest>& requests) {
+  slots.assign(requests.size(), Slot{});
+  pending.clear();
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    slots[i].request = &requests[i];
+    pending.push_back(i);
+  }
+  if (closed || stop_requested()) {
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      finish(i, Outcome::kError, closed ? "the pool is shut down" : "interrupted", "", 0);
+    }
+  } else if (!requests.empty()) {
+    run_batch();
+  }
+  counters.requests += requests.size();
+  std::vector<ImplResult> results;
+  results.reserve(slots.size());
+  for (Slot& s : slots) results.push_back(std::move(s.result));
+  slots.clear();
+  return results;
+}
+
+std::optional<std::uint64_t> AdapterPool::Impl::bench(const DecodeRequest& request,
+                                                      std::uint64_t iterations) {
+  if (closed || stop_requested()) return std::nullopt;
+  slots.assign(1, Slot{});
+  slots[0].kind = Kind::kBench;
+  slots[0].request = &request;
+  slots[0].iterations = iterations;
+  pending.assign(1, 0);
+  run_batch();
+  auto nanos = slots[0].nanos;
+  slots.clear();
+  return nanos;
+}
+
+void AdapterPool::Impl::shutdown() {
+  if (closed) return;
+  closed = true;
+  SigpipeGuard guard;
+  for (Proc& p : procs) {
+    if (!p.process) continue;
+    if (p.state == State::kReady) {
+      p.process->enqueue(protocol::shutdown_request());
+      p.process->flush();
+    }
+    p.process->close_stdin();  // EOF is a shutdown too, for an adapter that missed the line
+  }
+  auto until = Clock::now() + kShutdownGrace;
+  for (Proc& p : procs) {
+    if (!p.process) continue;
+    auto left = std::chrono::duration_cast<milliseconds>(until - Clock::now());
+    p.process->wait_exit(std::max(milliseconds(0), left));
+    p.process->kill();
+    p.process.reset();
+    p.state = State::kDown;
+  }
+}
+
+Result<std::unique_ptr<AdapterPool>, StartError> AdapterPool::start(const AdapterSpec& spec,
+                                                                    const PoolOptions& options) {
+  auto impl = std::make_unique<Impl>(spec, options);
+  if (auto error = impl->start()) return std::move(*error);
+  return std::unique_ptr<AdapterPool>(new AdapterPool(std::move(impl)));
+}
+
+AdapterPool::AdapterPool(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+AdapterPool::~AdapterPool() { shutdown(); }
+
+const Identity& AdapterPool::identity() const { return impl_->identity; }
+
+std::vector<ImplResult> AdapterPool::decode(const std::vector<DecodeRequest>& requests) {
+  return impl_->decode(requests);
+}
+
+std::optional<std::uint64_t> AdapterPool::bench(const DecodeRequest& request, std::uint64_t iterations) {
+  return impl_->bench(request, iterations);
+}
+
+AdapterPool::Stats AdapterPool::stats() const { return impl_->stats(); }
+
+void AdapterPool::shutdown() { impl_->shutdown(); }
+
+}  // namespace crosscheck::differential

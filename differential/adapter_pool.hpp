@@ -1,0 +1,94 @@
+// adapter_pool.hpp: N long-lived processes of one adapter, speaking protocol v1 (docs/protocol.md).
+//
+// The pool owns robustness: pipelined requests (up to max_in_flight per process), a per-request
+// deadline, detection of a dead adapter, a garbled or over-long line, a wrong, unknown or repeated
+// id, a hello with another protocol version; on any of these the process is killed, reaped and
+// restarted with a fresh handshake, and the request that killed or hung it is answered with a crash,
+// timeout or protocol result carrying the stderr tail. stderr is drained continuously so an adapter
+// can never block on it. Requests that were in flight on a process that died for another request's
+// sake are retried once on the fresh process.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "differential/impl_result.hpp"
+#include "util/result.hpp"
+
+namespace crosscheck::differential {
+
+struct AdapterSpec {
+  std::string name;                        ///< "python", "go/direct", or an ad-hoc name
+  std::vector<std::string> argv;           ///< argv[0] looked up on PATH when it has no slash
+  std::string cwd;                         ///< empty: the current directory
+  std::map<std::string, std::string> env;  ///< added to (overriding) the harness's environment
+};
+
+struct PoolOptions {
+  std::size_t processes = 1;                           ///< --jobs
+  std::size_t max_in_flight = 64;                      ///< per process
+  std::chrono::milliseconds deadline{10000};           ///< per request
+  std::chrono::milliseconds hello_deadline{60000};     ///< start-up, including the SDK's own loading
+  std::size_t max_line_bytes = std::size_t{64} << 20;  ///< longer answer lines are a protocol error
+  std::size_t stderr_tail_bytes = 16384;
+};
+
+struct StartError {
+  std::string adapter;
+  std::string message;  ///< "command not found: ...", "no hello within 60 s", "protocol 2 (expected 1)", ...
+  std::string stderr_tail;
+};
+
+struct DecodeRequest {
+  std::string root;   ///< snake_case
+  std::string input;  ///< raw payload bytes
+};
+
+class AdapterPool {
+ public:
+  /// Starts `options.processes` processes and completes their handshakes.
+  static Result<std::unique_ptr<AdapterPool>, StartError> start(const AdapterSpec& spec,
+                                                                const PoolOptions& options);
+  ~AdapterPool();  ///< shutdown()
+
+  const Identity& identity() const;
+
+  /// Decodes every request (pipelined across the pool's processes) and returns one result per
+  /// request, in request order. Never throws for adapter misbehaviour: that becomes a result.
+  std::vector<ImplResult> decode(const std::vector<DecodeRequest>& requests);
+
+  /// The optional bench op: total in-process nanoseconds the adapter reports for `iterations`
+  /// parse+encode of one payload, or nullopt if the adapter does not support it.
+  std::optional<std::uint64_t> bench(const DecodeRequest& request, std::uint64_t iterations);
+
+  /// Counters for reports: restarts, crashes, timeouts, protocol errors.
+  struct Stats {
+    std::size_t requests = 0, restarts = 0, crashes = 0, timeouts = 0, protocol_errors = 0;
+    std::size_t down = 0;  ///< processes whose restart failed; the next decode() tries them again
+  };
+  Stats stats() const;
+
+  /// Sends shutdown, waits a grace period, then kills. Idempotent.
+  void shutdown();
+
+  class Impl;
+
+ private:
+  explicit AdapterPool(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Set by the SIGINT/SIGTERM handler: pools stop sending, answer what is pending as errors, and
+/// callers write what they have before exiting.
+bool stop_requested();
+void request_stop();
+void install_stop_handlers();
+/// Clears the flag (tests; or a caller that has dealt with the stop and goes on).
+void reset_stop();
+
+}  // namespace crosscheck::differential

@@ -1,0 +1,200 @@
+// protocol_codec.cpp: building requests and checking answers of adapter protocol v1.
+#include "differential/protocol_codec.hpp"
+
+#include <cctype>
+#include <charconv>
+
+#include "json/parse.hpp"
+#include "json/write.hpp"
+#include "util/base64.hpp"
+
+namespace crosscheck::differential::protocol {
+namespace {
+
+using json::Value;
+
+std::optional<std::uint64_t> integer(const Value& v) {
+  if (!v.is_number()) return std::nullopt;
+  const std::string& text = v.number_text();
+  std::uint64_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return n;
+}
+
+// "member" must be absent, null or a string; the string, if any, goes to `out`.
+std::optional<std::string> optional_string(const Value& object, const char* member,
+                                           std::optional<std::string>& out) {
+  const Value* v = object.find(member);
+  if (v == nullptr || v->is_null()) return std::nullopt;
+  if (!v->is_string()) return std::string("\"") + member + "\" must be a string or null";
+  out = v->string_value();
+  return std::nullopt;
+}
+
+std::string request_head(const char* op, std::uint64_t id, std::string_view root, std::string_view input) {
+  std::string line = "{\"op\":\"";
+  line += op;
+  line += "\",\"id\":" + std::to_string(id) + ",\"root\":" + json::quote(root) + ",\"input\":\"";
+  line += base64_encode(input);
+  line += '"';
+  return line;
+}
+
+}  // namespace
+
+std::string hello_request() { return "{\"op\":\"hello\",\"protocol\":" + std::to_string(kVersion) + "}\n"; }
+
+std::string decode_request(std::uint64_t id, std::string_view root, std::string_view input) {
+  return request_head("decode", id, root, input) + "}\n";
+}
+
+std::string bench_request(std::uint64_t id, std::string_view root, std::string_view input,
+                          std::uint64_t iterations) {
+  return request_head("bench", id, root, input) + ",\"iterations\":" + std::to_string(iterations) + "}\n";
+}
+
+std::string shutdown_request() { return "{\"op\":\"shutdown\"}\n"; }
+
+Result<Identity, std::string> parse_hello(std::string_view line, std::size_t max_bytes) {
+  json::ParseLimits limits;
+  limits.max_bytes = max_bytes;
+  auto parsed = json::parse(line, limits);
+  if (!parsed.ok()) return "garbage hello (" + parsed.error().message() + "): " + excerpt(line);
+  const Value& hello = parsed.value();
+  if (!hello.is_object()) return "garbage hello (not an object): " + excerpt(line);
+  const Value* op = hello.find("op");
+  if (op == nullptr || !op->is_string() || op->string_value() != "hello") {
+    return "garbage hello (no \"op\":\"hello\"): " + excerpt(line);
+  }
+  if (const Value* error = hello.find("error"); error != nullptr && !error->is_null()) {
+    return "hello refused: " + (error->is_string() ? error->string_value() : json::write(*error));
+  }
+  const Value* protocol = hello.find("protocol");
+  if (protocol == nullptr) return std::string("hello lacks \"protocol\"");
+  if (auto version = integer(*protocol); !version || *version != kVersion) {
+    return "protocol " + json::write(*protocol) + " (expected " + std::to_string(kVersion) + ")";
+  }
+  Identity id;
+  const Value* impl = hello.find("implementation");
+  if (impl == nullptr || !impl->is_object()) return std::string("hello lacks an \"implementation\" object");
+  struct Field {
+    const char* name;
+    std::string* out;
+    bool required;
+  };
+  for (const Field& f : {Field{"name", &id.reported_name, true}, Field{"language", &id.language, true},
+                         Field{"version", &id.version, true},
+                         Field{"languageVersion", &id.language_version, false}, Field{"os", &id.os, false}}) {
+    const Value* v = impl->find(f.name);
+    if (v != nullptr && v->is_string()) {
+      *f.out = v->string_value();
+    } else if (f.required || (v != nullptr && !v->is_null())) {
+      return std::string("hello lacks a string implementation.") + f.name;
+    }
+  }
+  if (const Value* lock = hello.find("lock"); lock != nullptr && !lock->is_null()) {
+    if (!lock->is_object()) return std::string("hello's \"lock\" must be an object or null");
+    id.lock = *lock;
+  }
+  if (auto problem = optional_string(hello, "schemaBundle", id.schema_bundle)) return *problem;
+  const Value* roots = hello.find("roots");
+  if (roots == nullptr || !roots->is_array()) return std::string("hello lacks a \"roots\" array");
+  for (const Value& r : roots->items()) {
+    if (!r.is_string()) return std::string("hello's \"roots\" must hold strings");
+    id.roots.push_back(r.string_value());
+  }
+  return id;
+}
+
+std::optional<std::uint64_t> answer_id(const Value& answer) {
+  const Value* id = answer.is_object() ? answer.find("id") : nullptr;
+  return id ? integer(*id) : std::nullopt;
+}
+
+Result<ImplResult, std::string> parse_decode_answer(const Value& answer) {
+  ImplResult r;
+  const Value* outcome = answer.find("outcome");
+  if (outcome == nullptr) return std::string("answer lacks \"outcome\"");
+  if (!outcome->is_string()) return std::string("\"outcome\" must be a string");
+  auto parsed = parse_outcome(outcome->string_value());
+  // crash, timeout and protocol are the harness's verdicts, never the adapter's.
+  if (!parsed || (*parsed != Outcome::kAccepted && *parsed != Outcome::kRejected &&
+                  *parsed != Outcome::kUnsupported && *parsed != Outcome::kError)) {
+    return "unknown outcome " + json::write(*outcome);
+  }
+  r.outcome = *parsed;
+  const Value* diagnostics = answer.find("diagnostics");
+  if (diagnostics == nullptr) return std::string("answer lacks \"diagnostics\"");
+  if (!diagnostics->is_array()) return std::string("\"diagnostics\" must be an array");
+  for (const Value& d : diagnostics->items()) {
+    const Value* path = d.is_object() ? d.find("path") : nullptr;
+    const Value* code = d.is_object() ? d.find("code") : nullptr;
+    const Value* severity = d.is_object() ? d.find("severity") : nullptr;
+    if (!path || !code || !severity || !path->is_string() || !code->is_string() || !severity->is_string()) {
+      return "a diagnostic needs string path, code and severity: " + excerpt(json::write(d));
+    }
+    r.diagnostics.push_back({path->string_value(), code->string_value(), severity->string_value()});
+  }
+  std::optional<std::string> encoded;
+  if (auto problem = optional_string(answer, "encoded", encoded)) return *problem;
+  if (encoded) {
+    r.encoded = base64_decode(*encoded);
+    if (!r.encoded) return "\"encoded\" is not valid base64: " + excerpt(*encoded, 60);
+  }
+  if (auto problem = optional_string(answer, "encodeError", r.encode_error)) return *problem;
+  if (auto problem = optional_string(answer, "message", r.message)) return *problem;
+  return r;
+}
+
+Result<std::optional<std::uint64_t>, std::string> parse_bench_answer(const Value& answer) {
+  const Value* nanos = answer.find("nanos");
+  if (nanos != nullptr && !nanos->is_null()) {
+    auto n = integer(*nanos);
+    if (!n) return std::string("\"nanos\" must be a non-negative integer or null");
+    return std::optional<std::uint64_t>(*n);
+  }
+  if (nanos == nullptr && answer.find("outcome") == nullptr) {
+    return std::string("bench answer lacks \"nanos\"");
+  }
+  return std::optional<std::uint64_t>();
+}
+
+std::optional<std::uint64_t> sniff_id(std::string_view prefix) {
+  std::size_t at = prefix.find("\"id\"");
+  if (at == std::string_view::npos) return std::nullopt;
+  std::size_t i = at + 4;
+  auto skip_space = [&] {
+    while (i < prefix.size() && (prefix[i] == ' ' || prefix[i] == '\t' || prefix[i] == '\r')) ++i;
+  };
+  skip_space();
+  if (i >= prefix.size() || prefix[i] != ':') return std::nullopt;
+  ++i;
+  skip_space();
+  std::size_t start = i;
+  while (i < prefix.size() && std::isdigit(static_cast<unsigned char>(prefix[i]))) ++i;
+  if (i == start || i == prefix.size()) return std::nullopt;  // no digits, or maybe cut short
+  std::uint64_t n = 0;
+  auto [end, ec] = std::from_chars(prefix.data() + start, prefix.data() + i, n);
+  if (ec != std::errc() || end != prefix.data() + i) return std::nullopt;
+  return n;
+}
+
+std::string excerpt(std::string_view line, std::size_t max) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < line.size() && i < max; ++i) {
+    auto c = static_cast<unsigned char>(line[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  if (line.size() > max) out += "... (" + std::to_string(line.size()) + " bytes)";
+  return out;
+}
+
+}  // namespace crosscheck::differential::protocol

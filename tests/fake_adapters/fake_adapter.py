@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Fake adapter for the adapter-pool tests (protocol v1, docs/protocol.md); stdlib only.
+
+By default it speaks the protocol correctly: every decode is "accepted" with encoded = input, and
+bench answers nanos = iterations * 1000. It misbehaves when told.
+
+Start-up (--mode):
+  normal            behave
+  exit-in-hello     read the hello, say why on stderr, exit 3
+  protocol2         answer the hello with protocol 2
+  no-hello          read the hello and never answer
+  garbage-hello     answer the hello with a line that is not JSON
+  hello-refused     answer with the refusal form {"op":"hello","protocol":1,"error":...}, exit 2
+  chatty            write an unsolicited line right after the hello
+  down-on-restart   the first process creates --state FILE and behaves; while FILE exists, every
+                    later process exits during the hello (a restart that cannot come back)
+
+Per request, markers in the decoded input bytes:
+  CRASH       exit 1 (after a line on stderr)
+  SEGV        die of SIGSEGV
+  HANG        never answer
+  GARBAGE     write a line that is not JSON
+  HALFLINE    write half an answer without a newline, then exit 0
+  WRONGID     answer with id + 1000
+  TWICE       answer twice
+  NOOUTCOME   answer without "outcome"
+  BADOUTCOME  answer with outcome "maybe"
+  BADBASE64   answer with encoded "!!!"
+  FLOOD       write --flood-bytes to stderr, then answer
+  LONGLINE    answer with a line of about --long-line-bytes
+  SLOW<n>     sleep n milliseconds first (with --concurrent, later requests overtake it)
+  REJECT      answer "rejected" with one diagnostic
+  EXITLATER   answer, then exit 0 (a death between batches)
+--concurrent handles each request on its own thread, so answers come back out of order.
+--no-bench answers the bench op the way an adapter without it would (outcome error).
+"""
+
+import argparse
+import base64
+import json
+import os
+import re
+import signal
+import sys
+import threading
+import time
+
+out_lock = threading.Lock()
+
+
+def send_raw(data):
+    with out_lock:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+
+
+def send(obj):
+    send_raw(json.dumps(obj, separators=(",", ":")).encode() + b"\n")
+
+
+def answer(rid, b64, outcome="accepted", diagnostics=()):
+    return {"id": rid, "outcome": outcome, "diagnostics": list(diagnostics),
+            "encoded": b64 if outcome == "accepted" else None, "encodeError": None, "message": None}
+
+
+def hello():
+    return {"op": "hello", "protocol": 1,
+            "implementation": {"name": "fake", "language": "python", "version": "0.0.1",
+                               "languageVersion": sys.version.split()[0], "os": sys.platform},
+            "lock": {"generator": "fake"}, "schemaBundle": None, "roots": ["intercept_request", "session_start"]}
+
+
+def decode(args, request):
+    rid, b64 = request["id"], request["input"]
+    raw = base64.b64decode(b64)
+    slow = re.search(rb"SLOW(\d+)", raw)
+    if slow:
+        time.sleep(int(slow.group(1)) / 1000.0)
+    if b"CRASH" in raw:
+        sys.stderr.write("fake: crashing on request %d\n" % rid)
+        sys.stderr.flush()
+        os._exit(1)
+    if b"SEGV" in raw:
+        sys.stderr.flush()
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if b"HANG" in raw:
+        sys.stderr.write("fake: hanging on request %d\n" % rid)
+        sys.stderr.flush()
+        while True:
+            time.sleep(3600)
+    if b"GARBAGE" in raw:
+        send_raw(b"this is not json\n")
+        return
+    if b"HALFLINE" in raw:
+        send_raw(b'{"id":%d,"outcome":"acc' % rid)
+        os._exit(0)
+    if b"FLOOD" in raw:
+        chunk = b"x" * 65535 + b"\n"
+        for _ in range(args.flood_bytes // len(chunk)):
+            sys.stderr.buffer.write(chunk)
+        sys.stderr.buffer.write(b"fake: flood done\n")
+        sys.stderr.flush()
+    if b"LONGLINE" in raw:
+        filler = base64.b64encode(b"\0" * (args.long_line_bytes * 3 // 4)).decode()
+        send(answer(rid, filler))
+        return
+    reply = answer(rid, b64)
+    if b"WRONGID" in raw:
+        reply["id"] = rid + 1000
+    if b"NOOUTCOME" in raw:
+        del reply["outcome"]
+    if b"BADOUTCOME" in raw:
+        reply["outcome"] = "maybe"
+    if b"BADBASE64" in raw:
+        reply["encoded"] = "!!!"
+    if b"REJECT" in raw:
+        reply = answer(rid, b64, "rejected", [{"path": "/x", "code": "invalid_type", "severity": "error"}])
+    send(reply)
+    if b"TWICE" in raw:
+        send(reply)
+    if b"EXITLATER" in raw:
+        os._exit(0)
+
+
+def handshake(args, line):
+    request = json.loads(line)
+    assert request == {"op": "hello", "protocol": 1}, request
+    mode = args.mode
+    if mode == "down-on-restart":
+        if os.path.exists(args.state):
+            sys.stderr.write("fake: state file exists, refusing to start\n")
+            sys.stderr.flush()
+            os._exit(4)
+        open(args.state, "w").close()
+    if mode == "exit-in-hello":
+        sys.stderr.write("fake: refusing to start\n")
+        sys.stderr.flush()
+        os._exit(3)
+    if mode == "no-hello":
+        while True:
+            time.sleep(3600)
+    if mode == "garbage-hello":
+        send_raw(b"Welcome to fake adapter!\n")
+        return
+    reply = hello()
+    if mode == "protocol2":
+        reply["protocol"] = 2
+    if mode == "hello-refused":
+        send({"op": "hello", "protocol": 1, "error": "unsupported protocol 1"})
+        os._exit(2)
+    line = json.dumps(reply, separators=(",", ":")).encode() + b"\n"
+    if mode == "chatty":
+        line += b'{"note":"unsolicited"}\n'  # one write: the harness reads both lines together
+    send_raw(line)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mode", default="normal")
+    parser.add_argument("--state")
+    parser.add_argument("--concurrent", action="store_true")
+    parser.add_argument("--no-bench", action="store_true")
+    parser.add_argument("--flood-bytes", type=int, default=20 << 20)
+    parser.add_argument("--long-line-bytes", type=int, default=1 << 20)
+    args = parser.parse_args()
+    lines = iter(sys.stdin.buffer.readline, b"")
+    first = next(lines, None)
+    if first is None:
+        return 0
+    handshake(args, first)
+    for line in lines:
+        request = json.loads(line)
+        op = request.get("op")
+        if op == "shutdown":
+            return 0
+        if op == "bench":
+            if args.no_bench:
+                send({"id": request["id"], "outcome": "error", "diagnostics": [], "encoded": None,
+                      "encodeError": None, "message": "unknown op 'bench'"})
+            else:
+                send({"id": request["id"], "nanos": int(request["iterations"]) * 1000})
+            continue
+        if args.concurrent:
+            threading.Thread(target=decode, args=(args, request), daemon=True).start()
+        else:
+            decode(args, request)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

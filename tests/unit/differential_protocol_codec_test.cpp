@@ -1,0 +1,145 @@
+// Tests of the protocol codec: request lines, and what the harness accepts or refuses in answers.
+#include <gtest/gtest.h>
+
+#include "differential/protocol_codec.hpp"
+#include "json/parse.hpp"
+#include "util/base64.hpp"
+
+namespace crosscheck::differential::protocol {
+namespace {
+
+json::Value parsed(std::string_view text) {
+  auto v = json::parse(text);
+  EXPECT_TRUE(v.ok()) << text;
+  return v.ok() ? v.value() : json::Value();
+}
+
+std::string error_of(std::string_view answer) {
+  auto r = parse_decode_answer(parsed(answer));
+  return r.ok() ? "(accepted)" : r.error();
+}
+
+TEST(ProtocolCodec, RequestsAreOneJsonLineEach) {
+  std::string input("{\"a\":\"\xc3\xa9\"}\n\0x", 13);
+  std::string line = decode_request(42, "intercept_request", input);
+  ASSERT_EQ(line.back(), '\n');
+  EXPECT_EQ(line.find('\n'), line.size() - 1);
+  json::Value v = parsed(std::string_view(line).substr(0, line.size() - 1));
+  EXPECT_EQ(v.find("op")->string_value(), "decode");
+  EXPECT_EQ(v.find("id")->number_text(), "42");
+  EXPECT_EQ(v.find("root")->string_value(), "intercept_request");
+  EXPECT_EQ(base64_decode(v.find("input")->string_value()), input);
+
+  json::Value bench = parsed(bench_request(7, "r\"x", "{}", 1000));
+  EXPECT_EQ(bench.find("op")->string_value(), "bench");
+  EXPECT_EQ(bench.find("root")->string_value(), "r\"x");
+  EXPECT_EQ(bench.find("iterations")->number_text(), "1000");
+  EXPECT_EQ(parsed(hello_request()).find("protocol")->number_text(), "1");
+  EXPECT_EQ(parsed(shutdown_request()).find("op")->string_value(), "shutdown");
+}
+
+TEST(ProtocolCodec, HelloGivesIdentity) {
+  auto id = parse_hello(
+      R"({"op":"hello","protocol":1,"implementation":{"name":"py","language":"python","version":"0.10.1",)"
+      R"("languageVersion":"3.11","os":"linux"},"lock":{"k":1},"schemaBundle":"/x/schemas.json",)"
+      R"("roots":["a","b"],"extra":true})",
+      1 << 20);
+  ASSERT_TRUE(id.ok()) << id.error();
+  EXPECT_EQ(id->reported_name, "py");
+  EXPECT_EQ(id->language, "python");
+  EXPECT_EQ(id->version, "0.10.1");
+  EXPECT_EQ(id->language_version, "3.11");
+  EXPECT_EQ(id->os, "linux");
+  EXPECT_TRUE(id->lock && id->lock->contains("k"));
+  EXPECT_EQ(id->schema_bundle, "/x/schemas.json");
+  EXPECT_EQ(id->roots, (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(id->name.empty());
+}
+
+TEST(ProtocolCodec, HelloProblemsAreNamed) {
+  auto error = [](std::string_view line) {
+    auto r = parse_hello(line, 1 << 20);
+    return r.ok() ? std::string("(accepted)") : r.error();
+  };
+  const std::string impl = R"("implementation":{"name":"n","language":"l","version":"v"})";
+  EXPECT_EQ(error(R"({"op":"hello","protocol":2,)" + impl + R"(,"roots":[]})"), "protocol 2 (expected 1)");
+  EXPECT_EQ(error(R"({"op":"hello","protocol":"1",)" + impl + R"(,"roots":[]})"),
+            "protocol \"1\" (expected 1)");
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,"error":"too old"})"), "hello refused: too old");
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + "}"), "hello lacks a \"roots\" array");
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,"roots":[]})"), "hello lacks an \"implementation\" object");
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,"implementation":{"name":"n","language":"l"},"roots":[]})"),
+            "hello lacks a string implementation.version");
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + R"(,"roots":[],"lock":[]})"),
+            "hello's \"lock\" must be an object or null");
+  EXPECT_EQ(error(R"({"op":"hi"})"), "garbage hello (no \"op\":\"hello\"): {\"op\":\"hi\"}");
+  EXPECT_EQ(error("Loading SDK...").rfind("garbage hello (", 0), 0u);
+  EXPECT_EQ(
+      error(R"({"op":"hello","protocol":1,)" + impl + R"(,"roots":[],"lock":null,"schemaBundle":null})"),
+      "(accepted)");
+}
+
+TEST(ProtocolCodec, DecodeAnswers) {
+  auto ok = parse_decode_answer(parsed(
+      R"({"id":3,"outcome":"accepted","diagnostics":[{"path":"/a","code":"unknown_enum","severity":"warning"}],)"
+      R"("encoded":"eyJhIjoxfQ==","encodeError":null,"message":null})"));
+  ASSERT_TRUE(ok.ok()) << ok.error();
+  EXPECT_EQ(ok->outcome, Outcome::kAccepted);
+  EXPECT_EQ(ok->encoded, "{\"a\":1}");
+  EXPECT_EQ(ok->diagnostics, (std::vector<Diag>{{"/a", "unknown_enum", "warning"}}));
+  EXPECT_FALSE(ok->message.has_value());
+
+  auto encode_failed = parse_decode_answer(
+      parsed(R"({"id":3,"outcome":"accepted","diagnostics":[],"encoded":null,"encodeError":"boom"})"));
+  ASSERT_TRUE(encode_failed.ok());
+  EXPECT_FALSE(encode_failed->encoded.has_value());
+  EXPECT_EQ(encode_failed->encode_error, "boom");
+
+  EXPECT_EQ(error_of(R"({"id":1,"diagnostics":[]})"), "answer lacks \"outcome\"");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"crash","diagnostics":[]})"), "unknown outcome \"crash\"");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":1,"diagnostics":[]})"), "\"outcome\" must be a string");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"error"})"), "answer lacks \"diagnostics\"");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"error","diagnostics":{}})"), "\"diagnostics\" must be an array");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"rejected","diagnostics":[{"path":"","code":"x"}]})")
+                .rfind("a diagnostic needs string path, code and severity", 0),
+            0u);
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"accepted","diagnostics":[],"encoded":"e30"})"),
+            "\"encoded\" is not valid base64: e30");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"accepted","diagnostics":[],"encoded":5})"),
+            "\"encoded\" must be a string or null");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"error","diagnostics":[],"message":["x"]})"),
+            "\"message\" must be a string or null");
+}
+
+TEST(ProtocolCodec, Ids) {
+  EXPECT_EQ(answer_id(parsed(R"({"id":18446744073709551615})")), 18446744073709551615ull);
+  EXPECT_EQ(answer_id(parsed(R"({"id":18446744073709551616})")), std::nullopt);
+  EXPECT_EQ(answer_id(parsed(R"({"id":-1})")), std::nullopt);
+  EXPECT_EQ(answer_id(parsed(R"({"id":1.0})")), std::nullopt);
+  EXPECT_EQ(answer_id(parsed(R"({"id":"1"})")), std::nullopt);
+  EXPECT_EQ(answer_id(parsed(R"([1])")), std::nullopt);
+
+  EXPECT_EQ(sniff_id(R"({"id": 42, "outcome":"accepted","encoded":"AAAA)"), 42u);
+  EXPECT_EQ(sniff_id(R"({"outcome":"accepted","id":7,"encoded":"AAAA)"), 7u);
+  EXPECT_EQ(sniff_id(R"({"id":12)"), std::nullopt);  // the digits may continue past the prefix
+  EXPECT_EQ(sniff_id(R"({"x":1})"), std::nullopt);
+  EXPECT_EQ(sniff_id(R"({"id":"3",)"), std::nullopt);
+}
+
+TEST(ProtocolCodec, BenchAnswers) {
+  auto nanos = [](std::string_view text) { return parse_bench_answer(parsed(text)); };
+  ASSERT_TRUE(nanos(R"({"id":1,"nanos":5000})").ok());
+  EXPECT_EQ(nanos(R"({"id":1,"nanos":5000})").value(), std::optional<std::uint64_t>(5000));
+  EXPECT_EQ(nanos(R"({"id":1,"nanos":null,"message":"no"})").value(), std::nullopt);
+  EXPECT_EQ(nanos(R"({"id":1,"outcome":"error","message":"unknown op"})").value(), std::nullopt);
+  EXPECT_FALSE(nanos(R"({"id":1,"nanos":-3})").ok());
+  EXPECT_FALSE(nanos(R"({"id":1})").ok());
+}
+
+TEST(ProtocolCodec, ExcerptEscapesAndCuts) {
+  EXPECT_EQ(excerpt("a\x01\xff", 10), "a\\x01\\xff");
+  EXPECT_EQ(excerpt(std::string(200, 'x'), 5), "xxxxx... (200 bytes)");
+}
+
+}  // namespace
+}  // namespace crosscheck::differential::protocol
