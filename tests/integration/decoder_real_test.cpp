@@ -3,9 +3,15 @@
 // forbidden sets, typed additional members, literals, untagged unions), and the same answers from
 // the IR after a trip through the --emit-ir layout.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <tuple>
 
 #include "decoder/decoder.hpp"
@@ -183,6 +189,83 @@ TEST_F(DecoderReal, SameAnswersAfterTheEmitIrRoundTrip) {
   EXPECT_EQ(rebuilt->roots.size(), ir_->roots.size());
   EXPECT_TRUE(json::semantically_equal(rebuilt->to_json(), ir_->to_json()));
   check_cases(*rebuilt, "emit-ir");
+}
+
+struct CliRun {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+/// Runs build/crosscheck decode with `args` (already shell-quoted), `input` on stdin.
+CliRun run_decode(const std::string& args, const std::string& input) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("crosscheck-decoder-real-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "in", std::ios::binary) << input;
+  const std::string binary = std::string(CROSSCHECK_BINARY_DIR) + "/crosscheck";
+  EXPECT_TRUE(fs::exists(binary)) << binary << " is missing: build the crosscheck target";
+  const std::string command = "'" + binary + "' decode " + args + " < '" + (dir / "in").string() + "' > '" +
+                              (dir / "out").string() + "' 2> '" + (dir / "err").string() + "'";
+  CliRun run;
+  const int raw = std::system(command.c_str());
+  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  run.out = slurp(dir / "out");
+  run.err = slurp(dir / "err");
+  fs::remove_all(dir);
+  return run;
+}
+
+TEST_F(DecoderReal, CliPrintsOutcomeDiagnosticsAndTheEncodedValue) {
+  CliRun accepted =
+      run_decode("--root intercept_request -", request("1", "vendor.future", R"(,"x":{"y":1,"y":2})"));
+  ASSERT_EQ(accepted.status, 0) << accepted.err;
+  auto out = json::parse(accepted.out);
+  ASSERT_TRUE(out.ok()) << accepted.out;
+  EXPECT_EQ(out->find("outcome")->string_value(), "accepted");
+  const auto& diagnostics = out->find("diagnostics")->items();
+  ASSERT_EQ(diagnostics.size(), 2u);
+  EXPECT_EQ(diagnostics[0].find("path")->string_value(), "/params/event/tool/origin");
+  EXPECT_EQ(diagnostics[0].find("code")->string_value(), "unknown_enum");
+  EXPECT_EQ(diagnostics[0].find("severity")->string_value(), "warning");
+  EXPECT_FALSE(diagnostics[0].find("message")->string_value().empty());
+  const json::Value* encoded = out->find("encoded");
+  ASSERT_TRUE(encoded && encoded->is_object());  // a value, not a string
+  auto input = json::parse(request("1", "vendor.future", R"(,"x":{"y":1,"y":2})"));
+  EXPECT_TRUE(json::semantically_equal(*encoded, *input));
+
+  CliRun rejected = run_decode("--root effect -", R"({"type":"vendor.x"})");
+  EXPECT_EQ(rejected.status, 1) << rejected.err;
+  auto rejected_out = json::parse(rejected.out);
+  ASSERT_TRUE(rejected_out.ok()) << rejected.out;
+  EXPECT_EQ(rejected_out->find("outcome")->string_value(), "rejected");
+  EXPECT_TRUE(rejected_out->find("encoded")->is_null());
+
+  CliRun not_json = run_decode("--root effect -", "{\"type\"");
+  EXPECT_EQ(not_json.status, 1);
+  EXPECT_NE(not_json.out.find("\"invalid_json\""), std::string::npos) << not_json.out;
+}
+
+TEST_F(DecoderReal, CliUsageErrorsExitTwo) {
+  CliRun unknown = run_decode("--root no_such_root -", "{}");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.err.find("unknown root no_such_root"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("intercept_request"), std::string::npos)
+      << unknown.err;  // lists the known roots
+  CliRun missing = run_decode("--root effect /nonexistent/payload.json", "");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("/nonexistent/payload.json"), std::string::npos) << missing.err;
+  CliRun bad_schema = run_decode("--schema /nonexistent/schemas.json --root effect -", "{}");
+  EXPECT_EQ(bad_schema.status, 2);
+  EXPECT_NE(bad_schema.err.find("/nonexistent/schemas.json"), std::string::npos) << bad_schema.err;
+  CliRun no_root = run_decode("-", "{}");
+  EXPECT_EQ(no_root.status, 2);
 }
 
 }  // namespace
