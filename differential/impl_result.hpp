@@ -40,6 +40,7 @@ struct Identity {
   std::optional<json::Value> lock;  ///< the SDK's ahp-codegen.lock.json, or none
   std::optional<std::string> schema_bundle;
   std::vector<std::string> roots;  ///< snake_case
+  bool reports_warnings = true;    ///< hello's "reportsWarnings": false for paths that cannot return warnings
 };
 
 }  // namespace crosscheck::differential

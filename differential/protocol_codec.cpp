@@ -104,6 +104,10 @@ Result<Identity, std::string> parse_hello(std::string_view line, std::size_t max
     if (!r.is_string()) return std::string("hello's \"roots\" must hold strings");
     id.roots.push_back(r.string_value());
   }
+  if (const Value* warnings = hello.find("reportsWarnings"); warnings != nullptr) {
+    if (!warnings->is_bool()) return std::string("hello's \"reportsWarnings\" must be a boolean");
+    id.reports_warnings = warnings->as_bool();
+  }
   return id;
 }
 
@@ -136,14 +140,24 @@ Result<ImplResult, std::string> parse_decode_answer(const Value& answer) {
     }
     r.diagnostics.push_back({path->string_value(), code->string_value(), severity->string_value()});
   }
+  for (const char* member : {"encoded", "encodeError", "message"}) {
+    if (answer.find(member) == nullptr) return std::string("answer lacks \"") + member + "\"";
+  }
   std::optional<std::string> encoded;
   if (auto problem = optional_string(answer, "encoded", encoded)) return *problem;
+  if (auto problem = optional_string(answer, "encodeError", r.encode_error)) return *problem;
+  if (auto problem = optional_string(answer, "message", r.message)) return *problem;
+  if (r.outcome == Outcome::kAccepted && encoded.has_value() == r.encode_error.has_value()) {
+    return std::string("accepted needs exactly one of \"encoded\" and \"encodeError\"");
+  }
+  if (r.outcome != Outcome::kAccepted && (encoded || r.encode_error)) {
+    return "\"encoded\" and \"encodeError\" must be null when the outcome is " + outcome->string_value();
+  }
+  if (r.outcome == Outcome::kError && !r.message) return std::string("outcome error needs a \"message\"");
   if (encoded) {
     r.encoded = base64_decode(*encoded);
     if (!r.encoded) return "\"encoded\" is not valid base64: " + excerpt(*encoded, 60);
   }
-  if (auto problem = optional_string(answer, "encodeError", r.encode_error)) return *problem;
-  if (auto problem = optional_string(answer, "message", r.message)) return *problem;
   return r;
 }
 

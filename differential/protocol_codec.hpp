@@ -1,10 +1,12 @@
 // protocol_codec.hpp: adapter protocol v1 messages (docs/protocol.md) to and from NDJSON lines.
 //
 // Requests are built as text (each ends with '\n'); answers are parsed from crosscheck's lossless
-// JSON tree. Parsing is strict about shape (a field of the wrong type, a missing outcome, an
-// outcome the adapter may not claim, bad base64 in "encoded") and says what was wrong in one line,
-// which the pool puts into a protocol result. It is lenient about values the comparator judges
-// (diagnostic codes and severities are kept as sent) and about extra members.
+// JSON tree. Parsing enforces the structure of schemas/adapter-*.schema.json (all six answer
+// members present with the right types, one of the four outcomes, exactly one of encoded and
+// encodeError for accepted and neither otherwise, a message for error, valid base64) and says
+// what was wrong in one line, which the pool puts into a protocol result. It does not police the
+// values the comparator judges (diagnostic codes, severities, paths are kept as sent), nor extra
+// members, so an SDK's own oddity shows up as a divergence rather than as a broken adapter.
 #pragma once
 
 #include <cstdint>

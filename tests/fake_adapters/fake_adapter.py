@@ -21,7 +21,7 @@ Per request, markers in the decoded input bytes:
   HANG        never answer
   GARBAGE     write a line that is not JSON
   HALFLINE    write half an answer without a newline, then exit 0
-  WRONGID     answer with id + 1000
+  WRONGID     answer with id + 10**9
   TWICE       answer twice
   NOOUTCOME   answer without "outcome"
   BADOUTCOME  answer with outcome "maybe"
@@ -106,7 +106,7 @@ def decode(args, request):
         return
     reply = answer(rid, b64)
     if b"WRONGID" in raw:
-        reply["id"] = rid + 1000
+        reply["id"] = rid + 10**9  # far from any id in flight: a near one would be indistinguishable
     if b"NOOUTCOME" in raw:
         del reply["outcome"]
     if b"BADOUTCOME" in raw:
@@ -115,9 +115,9 @@ def decode(args, request):
         reply["encoded"] = "!!!"
     if b"REJECT" in raw:
         reply = answer(rid, b64, "rejected", [{"path": "/x", "code": "invalid_type", "severity": "error"}])
-    send(reply)
-    if b"TWICE" in raw:
-        send(reply)
+    line = json.dumps(reply, separators=(",", ":")).encode() + b"\n"
+    # TWICE: both copies in one write, so the harness reads them together even at a batch's end.
+    send_raw(line * 2 if b"TWICE" in raw else line)
     if b"EXITLATER" in raw:
         os._exit(0)
 

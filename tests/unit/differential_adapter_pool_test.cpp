@@ -95,6 +95,7 @@ TEST(AdapterPool, HandshakeGivesIdentity) {
   ASSERT_TRUE(id.lock.has_value());
   EXPECT_TRUE(id.lock->contains("generator"));
   EXPECT_FALSE(id.schema_bundle.has_value());
+  EXPECT_TRUE(id.reports_warnings);
 }
 
 TEST(AdapterPool, RoundTripsABatchInRequestOrderAcrossProcesses) {
@@ -307,6 +308,47 @@ TEST(AdapterPool, OutOfOrderAnswersAreMatchedById) {
   expect_bystanders_fine(requests, results, {});
   EXPECT_GT(results[0].millis, results[2].millis);
   EXPECT_GT(results[2].millis, results[1].millis);
+}
+
+TEST(AdapterPool, RandomMixOfMisbehaviourIsAttributedExactly) {
+  // Two sequential fakes, a small pipeline, and one request in eight misbehaving: every failure
+  // lands on the request that caused it, and every other request gets its own bytes back.
+  const std::map<std::string, Outcome> kinds = {
+      {"CRASH", Outcome::kCrash},        {"SEGV", Outcome::kCrash},       {"HALFLINE", Outcome::kCrash},
+      {"GARBAGE", Outcome::kProtocol},   {"WRONGID", Outcome::kProtocol}, {"TWICE", Outcome::kProtocol},
+      {"NOOUTCOME", Outcome::kProtocol}, {"HANG", Outcome::kTimeout}};
+  std::vector<std::string> names;
+  for (const auto& [name, outcome] : kinds) names.push_back(name);
+  PoolOptions options = quick();
+  options.processes = 2;
+  options.max_in_flight = 8;
+  options.deadline = 1s;
+  auto pool = start(fake(), options);
+  ASSERT_TRUE(pool);
+  std::mt19937 rng(2024);
+  std::map<std::size_t, std::string> markers;
+  for (std::size_t i = 0; i < 160; ++i) {
+    if (rng() % 8 == 0) markers[i] = names[rng() % names.size()];
+  }
+  // At most one hang, to keep the test short.
+  bool hang = false;
+  for (auto it = markers.begin(); it != markers.end();) {
+    if (it->second == "HANG" && hang) {
+      it = markers.erase(it);
+      continue;
+    }
+    hang = hang || it->second == "HANG";
+    ++it;
+  }
+  auto requests = batch(160, markers);
+  auto results = pool->decode(requests);
+  expect_bystanders_fine(requests, results, markers);
+  for (const auto& [i, marker] : markers) {
+    EXPECT_EQ(results[i].outcome, kinds.at(marker))
+        << i << " " << marker << ": " << outcome_name(results[i].outcome) << " "
+        << results[i].message.value_or("");
+  }
+  EXPECT_EQ(pool->stats().restarts, markers.size());
 }
 
 TEST(AdapterPool, DeathBetweenBatchesRestartsWithoutBlame) {

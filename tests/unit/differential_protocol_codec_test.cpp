@@ -42,7 +42,7 @@ TEST(ProtocolCodec, HelloGivesIdentity) {
   auto id = parse_hello(
       R"({"op":"hello","protocol":1,"implementation":{"name":"py","language":"python","version":"0.10.1",)"
       R"("languageVersion":"3.11","os":"linux"},"lock":{"k":1},"schemaBundle":"/x/schemas.json",)"
-      R"("roots":["a","b"],"extra":true})",
+      R"("roots":["a","b"],"reportsWarnings":false,"extra":true})",
       1 << 20);
   ASSERT_TRUE(id.ok()) << id.error();
   EXPECT_EQ(id->reported_name, "py");
@@ -53,6 +53,7 @@ TEST(ProtocolCodec, HelloGivesIdentity) {
   EXPECT_TRUE(id->lock && id->lock->contains("k"));
   EXPECT_EQ(id->schema_bundle, "/x/schemas.json");
   EXPECT_EQ(id->roots, (std::vector<std::string>{"a", "b"}));
+  EXPECT_FALSE(id->reports_warnings);
   EXPECT_TRUE(id->name.empty());
 }
 
@@ -72,6 +73,8 @@ TEST(ProtocolCodec, HelloProblemsAreNamed) {
             "hello lacks a string implementation.version");
   EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + R"(,"roots":[],"lock":[]})"),
             "hello's \"lock\" must be an object or null");
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + R"(,"roots":[],"reportsWarnings":"no"})"),
+            "hello's \"reportsWarnings\" must be a boolean");
   EXPECT_EQ(error(R"({"op":"hi"})"), "garbage hello (no \"op\":\"hello\"): {\"op\":\"hi\"}");
   EXPECT_EQ(error("Loading SDK...").rfind("garbage hello (", 0), 0u);
   EXPECT_EQ(
@@ -89,26 +92,52 @@ TEST(ProtocolCodec, DecodeAnswers) {
   EXPECT_EQ(ok->diagnostics, (std::vector<Diag>{{"/a", "unknown_enum", "warning"}}));
   EXPECT_FALSE(ok->message.has_value());
 
-  auto encode_failed = parse_decode_answer(
-      parsed(R"({"id":3,"outcome":"accepted","diagnostics":[],"encoded":null,"encodeError":"boom"})"));
+  auto encode_failed = parse_decode_answer(parsed(
+      R"({"id":3,"outcome":"accepted","diagnostics":[],"encoded":null,"encodeError":"boom","message":null})"));
   ASSERT_TRUE(encode_failed.ok());
   EXPECT_FALSE(encode_failed->encoded.has_value());
   EXPECT_EQ(encode_failed->encode_error, "boom");
 
-  EXPECT_EQ(error_of(R"({"id":1,"diagnostics":[]})"), "answer lacks \"outcome\"");
-  EXPECT_EQ(error_of(R"({"id":1,"outcome":"crash","diagnostics":[]})"), "unknown outcome \"crash\"");
-  EXPECT_EQ(error_of(R"({"id":1,"outcome":1,"diagnostics":[]})"), "\"outcome\" must be a string");
-  EXPECT_EQ(error_of(R"({"id":1,"outcome":"error"})"), "answer lacks \"diagnostics\"");
-  EXPECT_EQ(error_of(R"({"id":1,"outcome":"error","diagnostics":{}})"), "\"diagnostics\" must be an array");
-  EXPECT_EQ(error_of(R"({"id":1,"outcome":"rejected","diagnostics":[{"path":"","code":"x"}]})")
+  // Well-formed answers with one thing changed.
+  const std::string rest = R"("encoded":null,"encodeError":null,"message":null})";
+  EXPECT_EQ(error_of(R"({"id":1,"diagnostics":[],)" + rest), "answer lacks \"outcome\"");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"crash","diagnostics":[],)" + rest), "unknown outcome \"crash\"");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":1,"diagnostics":[],)" + rest), "\"outcome\" must be a string");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"rejected",)" + rest), "answer lacks \"diagnostics\"");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"rejected","diagnostics":{},)" + rest),
+            "\"diagnostics\" must be an array");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"rejected","diagnostics":[{"path":"","code":"x"}],)" + rest)
                 .rfind("a diagnostic needs string path, code and severity", 0),
             0u);
-  EXPECT_EQ(error_of(R"({"id":1,"outcome":"accepted","diagnostics":[],"encoded":"e30"})"),
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"rejected","diagnostics":[]})"), "answer lacks \"encoded\"");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"rejected","diagnostics":[],"encoded":null,"encodeError":null})"),
+            "answer lacks \"message\"");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"accepted","diagnostics":[],"encoded":"e30","encodeError":null,)"
+                     R"("message":null})"),
             "\"encoded\" is not valid base64: e30");
-  EXPECT_EQ(error_of(R"({"id":1,"outcome":"accepted","diagnostics":[],"encoded":5})"),
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"accepted","diagnostics":[],"encoded":5,"encodeError":null,)"
+                     R"("message":null})"),
             "\"encoded\" must be a string or null");
-  EXPECT_EQ(error_of(R"({"id":1,"outcome":"error","diagnostics":[],"message":["x"]})"),
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"accepted","diagnostics":[],)" + rest),
+            "accepted needs exactly one of \"encoded\" and \"encodeError\"");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"accepted","diagnostics":[],"encoded":"e30=","encodeError":"x",)"
+                     R"("message":null})"),
+            "accepted needs exactly one of \"encoded\" and \"encodeError\"");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"rejected","diagnostics":[],"encoded":"e30=","encodeError":null,)"
+                     R"("message":null})"),
+            "\"encoded\" and \"encodeError\" must be null when the outcome is rejected");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"error","diagnostics":[],)" + rest),
+            "outcome error needs a \"message\"");
+  EXPECT_EQ(error_of(R"({"id":1,"outcome":"error","diagnostics":[],"encoded":null,"encodeError":null,)"
+                     R"("message":["x"]})"),
             "\"message\" must be a string or null");
+  // Values are the comparator's business: an unknown code or severity passes through.
+  auto odd = parse_decode_answer(
+      parsed(R"({"id":1,"outcome":"rejected","diagnostics":[{"path":"/a","code":"new_code",)"
+             R"("severity":"fatal"}],)" +
+             rest));
+  ASSERT_TRUE(odd.ok()) << odd.error();
+  EXPECT_EQ(odd->diagnostics, (std::vector<Diag>{{"/a", "new_code", "fatal"}}));
 }
 
 TEST(ProtocolCodec, Ids) {
