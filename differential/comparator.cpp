@@ -317,10 +317,13 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
     emit(DivergenceClass::kAcceptance, impls, "accepted by " + a + "; rejected by " + j, specifics);
   }
 
-  // Warnings among the implementations that accepted.
+  // Warnings among the implementations that accepted (and can report them).
   if (accepted.size() >= 2) {
     std::map<std::multiset<DiagKey>, std::vector<std::string>> groups;
-    for (const auto* r : accepted) groups[diag_set(*r, "warning")].push_back(r->implementation);
+    for (const auto* r : accepted) {
+      if (!options.without_warnings.count(r->implementation))
+        groups[diag_set(*r, "warning")].push_back(r->implementation);
+    }
     if (groups.size() > 1) {
       std::vector<std::string> impls;
       std::string detail, specifics;

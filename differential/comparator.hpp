@@ -67,6 +67,9 @@ struct CompareOptions {
   /// bucketing (unknown members carry arbitrary names that should not split buckets).
   const std::set<std::string, std::less<>>* known_names = nullptr;
   bool compare_diagnostics = true;  ///< both rejected, different error sets
+  /// Implementations whose path cannot report warnings (hello's reportsWarnings: false, e.g. a
+  /// direct model decode): left out of the warnings comparison.
+  std::set<std::string, std::less<>> without_warnings;
 };
 
 /// `results` are the implementations of ONE schema group for `root` (see file comment).

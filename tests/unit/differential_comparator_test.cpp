@@ -67,6 +67,18 @@ TEST(Comparator, WarningsCompareAsMultisetsOfPathAndCode) {
   ASSERT_EQ(classes(ds), std::vector<DivergenceClass>{DivergenceClass::kWarnings});
 }
 
+TEST(Comparator, PathsWithoutWarningsAreLeftOutOfTheWarningComparison) {
+  Diag w{"/e", "unknown_enum", "warning"};
+  CompareOptions o;
+  o.without_warnings = {"python/direct"};
+  EXPECT_TRUE(
+      compare("root", kInput, {accepted("python", kInput, {w}), accepted("python/direct", kInput, {})}, o)
+          .empty());
+  EXPECT_FALSE(
+      compare("root", kInput, {accepted("python", kInput, {w}), accepted("python/direct", kInput, {})})
+          .empty());
+}
+
 TEST(Comparator, DiagnosticsOfTwoRejections) {
   Diag e1{"/a", "missing_required", "error"}, e2{"/a", "invalid_type", "error"};
   EXPECT_TRUE(compare("root", kInput, {rejected("cpp", {e1}), rejected("py", {e1})}).empty());

@@ -1,0 +1,192 @@
+// adapter_config.cpp: reading adapters/default.json and --adapter specs.
+#include "differential/adapter_config.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "json/parse.hpp"
+
+namespace crosscheck::differential {
+namespace {
+
+std::string expand(const std::string& text, const std::string& root_dir) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '$' && i + 1 < text.size() && text[i + 1] == '{') {
+      std::size_t end = text.find('}', i);
+      if (end != std::string::npos) {
+        std::string var = text.substr(i + 2, end - i - 2);
+        if (var == "ROOT") {
+          out += root_dir;
+        } else if (const char* v = std::getenv(var.c_str())) {
+          out += v;
+        }
+        i = end;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+bool program_exists(const std::string& program) {
+  if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0;
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string repository_root() { return CROSSCHECK_SOURCE_DIR; }
+
+std::string default_adapter_config_path() { return repository_root() + "/adapters/default.json"; }
+
+Result<std::vector<AdapterConfig>, std::string> load_adapter_config(const std::string& path,
+                                                                    const std::string& root_dir) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return path + ": cannot be read";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto parsed = json::parse(ss.str());
+  if (!parsed.ok()) return path + ": not JSON: " + parsed.error().message();
+  const json::Value* list = &parsed.value();
+  if (list->is_object()) list = list->find("adapters");
+  if (!list || !list->is_array()) return path + ": expected an array of adapters (or {\"adapters\": [...]})";
+  std::vector<AdapterConfig> out;
+  for (std::size_t i = 0; i < list->items().size(); ++i) {
+    const json::Value& e = list->items()[i];
+    std::string where = path + ": adapters[" + std::to_string(i) + "]";
+    if (!e.is_object()) return where + ": expected an object";
+    AdapterConfig c;
+    const json::Value* name = e.find("name");
+    if (!name || !name->is_string() || name->string_value().empty())
+      return where + ".name: expected a non-empty string";
+    c.spec.name = name->string_value();
+    where = path + ": adapter '" + c.spec.name + "'";
+    const json::Value* argv = e.find("argv");
+    if (!argv || !argv->is_array() || argv->items().empty())
+      return where + ": field 'argv': expected a non-empty array of strings";
+    for (const auto& a : argv->items()) {
+      if (!a.is_string()) return where + ": field 'argv': expected strings";
+      c.spec.argv.push_back(expand(a.string_value(), root_dir));
+    }
+    if (const json::Value* cwd = e.find("cwd"); cwd && cwd->is_string()) {
+      std::string d = expand(cwd->string_value(), root_dir);
+      c.spec.cwd =
+          std::filesystem::path(d).is_absolute() ? d : (std::filesystem::path(root_dir) / d).string();
+    }
+    if (const json::Value* env = e.find("env"); env && env->is_object()) {
+      for (const auto& m : env->members()) {
+        if (!m.value.is_string()) return where + ": field 'env." + m.key + "': expected a string";
+        c.spec.env[m.key] = expand(m.value.string_value(), root_dir);
+      }
+    }
+    if (const json::Value* b = e.find("build"); b && b->is_string()) c.build = b->string_value();
+    if (const json::Value* req = e.find("requires")) {
+      if (req->is_string()) c.requires_env.push_back(req->string_value());
+      if (req->is_array()) {
+        for (const auto& r : req->items()) {
+          if (r.is_string()) c.requires_env.push_back(r.string_value());
+        }
+      }
+      if (req->is_object()) {
+        if (const json::Value* env = req->find("env")) {
+          if (env->is_string()) c.requires_env.push_back(env->string_value());
+          if (env->is_array()) {
+            for (const auto& r : env->items()) {
+              if (r.is_string()) c.requires_env.push_back(r.string_value());
+            }
+          }
+        }
+      }
+    }
+    if (const json::Value* d = e.find("default"); d && d->is_bool()) c.default_on = d->as_bool();
+    for (const auto& var : c.requires_env) {
+      const char* v = std::getenv(var.c_str());
+      if (!v || !*v) {
+        c.unavailable =
+            var + " is not set (it names the SDK checkout this adapter builds against; see docs/sdks.md)";
+        break;
+      }
+    }
+    if (!c.unavailable && !program_exists(c.spec.argv[0])) {
+      c.unavailable = "program not found: " + c.spec.argv[0] +
+                      (c.build.empty() ? "" : " (build it with: " + c.build + ")");
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+Result<AdapterConfig, std::string> parse_adhoc_adapter(const std::string& text) {
+  auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) return "--adapter '" + text + "': expected NAME='COMMAND ARGS'";
+  AdapterConfig c;
+  c.spec.name = text.substr(0, eq);
+  std::string word;
+  bool in_word = false;
+  char quote = 0;
+  for (std::size_t i = eq + 1; i < text.size(); ++i) {
+    char ch = text[i];
+    if (quote) {
+      if (ch == quote)
+        quote = 0;
+      else
+        word += ch;
+    } else if (ch == '\'' || ch == '"') {
+      quote = ch;
+      in_word = true;
+    } else if (ch == ' ' || ch == '\t') {
+      if (in_word) c.spec.argv.push_back(word);
+      word.clear();
+      in_word = false;
+    } else {
+      word += ch;
+      in_word = true;
+    }
+  }
+  if (quote) return "--adapter '" + text + "': unterminated quote";
+  if (in_word) c.spec.argv.push_back(word);
+  if (c.spec.argv.empty()) return "--adapter '" + text + "': no command after '='";
+  c.default_on = true;
+  if (!program_exists(c.spec.argv[0])) c.unavailable = "program not found: " + c.spec.argv[0];
+  return c;
+}
+
+Result<std::vector<AdapterConfig>, std::string> select_adapters(const std::vector<AdapterConfig>& all,
+                                                                const std::vector<std::string>& names,
+                                                                const std::vector<AdapterConfig>& adhoc) {
+  std::vector<AdapterConfig> out;
+  if (names.empty()) {
+    for (const auto& c : all) {
+      if (c.default_on) out.push_back(c);
+    }
+  } else {
+    for (const auto& n : names) {
+      const AdapterConfig* found = nullptr;
+      for (const auto& c : all) {
+        if (c.spec.name == n) found = &c;
+      }
+      if (!found) {
+        std::string known;
+        for (const auto& c : all) known += (known.empty() ? "" : ", ") + c.spec.name;
+        return "unknown adapter '" + n + "' (known: " + known + ")";
+      }
+      out.push_back(*found);
+    }
+  }
+  for (const auto& c : adhoc) out.push_back(c);
+  return out;
+}
+
+}  // namespace crosscheck::differential

@@ -1,0 +1,243 @@
+// implementation_set.cpp: starting implementations, running batches, grouping by schema.
+#include "differential/implementation_set.hpp"
+
+#include <filesystem>
+#include <future>
+
+#include "schema/loader.hpp"
+
+namespace crosscheck::differential {
+
+struct ImplementationSet::Member {
+  std::string name;
+  Identity identity;
+  std::unique_ptr<AdapterPool> pool;          // null for an in-process C++ decoder
+  std::shared_ptr<const schema::Ir> ir;       // the schema this implementation was generated from
+  std::unique_ptr<decoder::Decoder> decoder;  // in-process only
+};
+
+namespace {
+
+void collect_names(const schema::Shape& s, std::set<std::string, std::less<>>& names) {
+  for (const auto& p : s.properties) {
+    names.insert(p.wire_name);
+    if (p.shape) collect_names(*p.shape, names);
+  }
+  if (s.items) collect_names(*s.items, names);
+  for (const auto& v : s.variants) {
+    if (v) collect_names(*v, names);
+  }
+  if (s.additional_shape) collect_names(*s.additional_shape, names);
+}
+
+}  // namespace
+
+ImplementationSet::ImplementationSet(std::shared_ptr<const schema::Ir> default_schema,
+                                     const std::vector<AdapterConfig>& adapters, const PoolOptions& options) {
+  schemas_.push_back(default_schema);
+  std::map<std::string, std::shared_ptr<const schema::Ir>> by_bundle;  // bundle path -> IR
+  by_bundle[default_schema->source_path] = default_schema;
+  bool want_cpp = false;
+  // Start the adapter processes in parallel: each SDK loads its descriptor tables at start-up.
+  std::vector<std::pair<const AdapterConfig*, std::future<Result<std::unique_ptr<AdapterPool>, StartError>>>>
+      starting;
+  for (const auto& a : adapters) {
+    if (a.spec.name == "cpp") {
+      want_cpp = true;
+      continue;
+    }
+    if (a.unavailable) {
+      failures_.push_back({a.spec.name, "unavailable: " + *a.unavailable});
+      continue;
+    }
+    starting.emplace_back(
+        &a, std::async(std::launch::async, [&a, &options] { return AdapterPool::start(a.spec, options); }));
+  }
+  for (auto& [config, future] : starting) {
+    auto pool = future.get();
+    if (!pool.ok()) {
+      failures_.push_back(
+          {config->spec.name,
+           pool.error().message + (pool.error().stderr_tail.empty() ? "" : "\n" + pool.error().stderr_tail)});
+      continue;
+    }
+    auto m = std::make_unique<Member>();
+    m->name = config->spec.name;
+    m->pool = std::move(pool).value();
+    m->identity = m->pool->identity();
+    m->ir = default_schema;
+    if (m->identity.schema_bundle && std::filesystem::exists(*m->identity.schema_bundle)) {
+      const std::string& bundle = *m->identity.schema_bundle;
+      auto it = by_bundle.find(bundle);
+      if (it == by_bundle.end()) {
+        auto ir = schema::load_schema(bundle);
+        if (ir.ok()) {
+          auto shared = std::make_shared<const schema::Ir>(std::move(ir).value());
+          // The same documents under another path are the same schema: reuse the first IR.
+          for (const auto& s : schemas_) {
+            if (!shared->manifest_sha256.empty() && s->manifest_sha256 == shared->manifest_sha256) shared = s;
+          }
+          if (std::find(schemas_.begin(), schemas_.end(), shared) == schemas_.end())
+            schemas_.push_back(shared);
+          it = by_bundle.emplace(bundle, shared).first;
+        } else {
+          failures_.push_back({m->name, "its schema bundle " + bundle + " does not load (" +
+                                            ir.error().message() + "); compared on the default schema"});
+          it = by_bundle.emplace(bundle, default_schema).first;
+        }
+      }
+      m->ir = it->second;
+    }
+    members_.push_back(std::move(m));
+  }
+  // One in-process oracle per distinct schema; the default one is "cpp".
+  if (want_cpp || !members_.empty()) {
+    for (std::size_t i = 0; i < schemas_.size(); ++i) {
+      auto m = std::make_unique<Member>();
+      m->ir = schemas_[i];
+      m->name = "cpp";
+      if (i > 0) {
+        for (const auto& other : members_) {
+          if (other->ir == schemas_[i] && other->pool) {
+            m->name = "cpp@" + other->name;
+            break;
+          }
+        }
+      }
+      m->identity.name = m->name;
+      m->identity.reported_name = "cpp";
+      m->identity.language = "c++";
+      m->identity.version = CROSSCHECK_VERSION;
+      m->identity.lock = m->ir->lock;
+      m->identity.schema_bundle = m->ir->source_path;
+      for (const auto& r : m->ir->roots) m->identity.roots.push_back(r.snake_name);
+      m->decoder = std::make_unique<decoder::Decoder>(*m->ir);
+      members_.insert(members_.begin() + static_cast<long>(i), std::move(m));
+    }
+  }
+  for (const auto& s : schemas_) {
+    for (const auto& [name, type] : s->types) {
+      if (type.shape) collect_names(*type.shape, known_names_);
+    }
+  }
+}
+
+ImplementationSet::~ImplementationSet() {
+  for (auto& m : members_) {
+    if (m->pool) m->pool->shutdown();
+  }
+}
+
+std::vector<std::string> ImplementationSet::names() const {
+  std::vector<std::string> out;
+  for (const auto& m : members_) out.push_back(m->name);
+  return out;
+}
+
+std::vector<Identity> ImplementationSet::identities() const {
+  std::vector<Identity> out;
+  for (const auto& m : members_) {
+    Identity id = m->identity;
+    id.name = m->name;
+    out.push_back(std::move(id));
+  }
+  return out;
+}
+
+std::string ImplementationSet::group_key(const Member& m, const std::string& root) const {
+  const schema::Root* r = m.ir->find_root(root);
+  if (!r) return "";
+  bool supported = m.identity.roots.empty() || std::find(m.identity.roots.begin(), m.identity.roots.end(),
+                                                         root) != m.identity.roots.end();
+  return supported ? r->closure_hash : "";
+}
+
+std::vector<PayloadResults> ImplementationSet::run(const std::vector<DecodeRequest>& batch) {
+  std::vector<std::vector<ImplResult>> per_member(members_.size());
+  std::vector<std::future<std::vector<ImplResult>>> pending(members_.size());
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    if (members_[i]->pool) {
+      AdapterPool* pool = members_[i]->pool.get();
+      pending[i] = std::async(std::launch::async, [pool, &batch] { return pool->decode(batch); });
+    }
+  }
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    Member& m = *members_[i];
+    if (m.pool) continue;
+    for (const auto& req : batch) {
+      ImplResult r;
+      r.implementation = m.name;
+      const schema::Root* root = m.ir->find_root(req.root);
+      if (!root) {
+        r.outcome = Outcome::kUnsupported;
+        per_member[i].push_back(std::move(r));
+        continue;
+      }
+      auto start = std::chrono::steady_clock::now();
+      decoder::DecodeResult d = m.decoder->decode(*root, req.input);
+      r.millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      r.outcome = d.accepted ? Outcome::kAccepted : Outcome::kRejected;
+      for (const auto& diag : d.diagnostics)
+        r.diagnostics.push_back({diag.path, diag.code, decoder::severity_name(diag.severity)});
+      r.encoded = d.encoded;
+      per_member[i].push_back(std::move(r));
+    }
+  }
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    if (members_[i]->pool) {
+      per_member[i] = pending[i].get();
+      for (auto& r : per_member[i]) r.implementation = members_[i]->name;
+    }
+  }
+  CompareOptions options;
+  options.known_names = &known_names_;
+  for (const auto& m : members_) {
+    if (!m->identity.reports_warnings) options.without_warnings.insert(m->name);
+  }
+  std::vector<PayloadResults> out(batch.size());
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    PayloadResults& p = out[k];
+    p.root = batch[k].root;
+    p.input = batch[k].input;
+    std::map<std::string, std::vector<ImplResult>> groups;
+    for (std::size_t i = 0; i < members_.size(); ++i) {
+      ImplResult r = per_member[i].size() > k ? per_member[i][k] : ImplResult{};
+      if (r.implementation.empty()) r.implementation = members_[i]->name;
+      p.results.push_back(r);
+      std::string key = group_key(*members_[i], p.root);
+      if (key.empty() || r.outcome == Outcome::kUnsupported) continue;
+      groups[key].push_back(std::move(r));
+    }
+    for (auto& [key, results] : groups) {
+      // A group of one still reports its own crash, timeout or error (and round-trip-self).
+      auto ds = compare(p.root, p.input, results, options);
+      p.divergences.insert(p.divergences.end(), ds.begin(), ds.end());
+      p.groups.push_back(std::move(results));
+    }
+  }
+  return out;
+}
+
+std::map<std::string, std::map<std::string, std::string>> ImplementationSet::skew_table() const {
+  std::map<std::string, std::map<std::string, std::string>> table;
+  for (const auto& m : members_) {
+    for (const auto& r : m->ir->roots) table[r.snake_name];
+    for (const auto& root : m->identity.roots) table[root];
+  }
+  for (auto& [root, row] : table) {
+    for (const auto& m : members_) row[m->name] = group_key(*m, root).substr(0, 12);
+  }
+  return table;
+}
+
+std::vector<std::string> ImplementationSet::skewed_roots() const {
+  std::vector<std::string> out;
+  for (const auto& [root, row] : skew_table()) {
+    std::set<std::string> keys;
+    for (const auto& [impl, key] : row) keys.insert(key);
+    if (keys.size() > 1) out.push_back(root);
+  }
+  return out;
+}
+
+}  // namespace crosscheck::differential

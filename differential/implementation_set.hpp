@@ -1,0 +1,70 @@
+// implementation_set.hpp: every implementation of one run: the in-process C++ decoder (one per
+// distinct schema bundle the adapters report, so each SDK is checked against the contract on its
+// own schema) and one AdapterPool per selected adapter.
+//
+// Schema groups: for each root, an implementation's group is the closure hash of that root in the
+// schema it was generated from (its bundle, or the default schema when it reports none).
+// Implementations are compared only within a group; roots where groups differ are skewed and are
+// listed by skew_table(), never silently compared.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "decoder/decoder.hpp"
+#include "differential/adapter_config.hpp"
+#include "differential/adapter_pool.hpp"
+#include "differential/comparator.hpp"
+#include "schema/ir.hpp"
+
+namespace crosscheck::differential {
+
+struct StartFailure {
+  std::string adapter;
+  std::string message;
+};
+
+/// Results of every implementation for one payload, split into schema groups.
+struct PayloadResults {
+  std::string root;
+  std::string input;
+  std::vector<ImplResult> results;              ///< one per implementation, in implementation order
+  std::vector<std::vector<ImplResult>> groups;  ///< the same results, by schema group
+  std::vector<Divergence> divergences;          ///< compare() of every group with >= 2 members
+};
+
+class ImplementationSet {
+ public:
+  /// `default_schema`: the IR used for adapters that report no bundle, and the cpp oracle's default.
+  ImplementationSet(std::shared_ptr<const schema::Ir> default_schema,
+                    const std::vector<AdapterConfig>& adapters, const PoolOptions& options);
+  ~ImplementationSet();
+
+  const std::vector<StartFailure>& failures() const { return failures_; }
+  /// Names in result order ("cpp", "python", "rust/direct", ...).
+  std::vector<std::string> names() const;
+  std::vector<Identity> identities() const;
+
+  /// Decodes a batch on every implementation (adapters pipelined and in parallel) and compares.
+  std::vector<PayloadResults> run(const std::vector<DecodeRequest>& batch);
+
+  /// root -> implementation -> closure hash prefix ("" when the implementation lacks the root).
+  std::map<std::string, std::map<std::string, std::string>> skew_table() const;
+  /// Roots whose implementations are not all in one group.
+  std::vector<std::string> skewed_roots() const;
+
+  /// Member names the schema declares (for bucketing paths).
+  const std::set<std::string, std::less<>>& known_names() const { return known_names_; }
+
+ private:
+  struct Member;
+  std::string group_key(const Member& m, const std::string& root) const;
+  std::vector<std::unique_ptr<Member>> members_;
+  std::vector<std::shared_ptr<const schema::Ir>> schemas_;  // distinct IRs (index 0 = default)
+  std::vector<StartFailure> failures_;
+  std::set<std::string, std::less<>> known_names_;
+};
+
+}  // namespace crosscheck::differential
