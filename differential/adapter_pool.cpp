@@ -236,9 +236,10 @@ void AdapterPool::Impl::fail(Proc& p, std::optional<std::size_t> culprit, Outcom
     if (!culprit || it->second.slot != *culprit) pending.push_front(it->second.slot);
   }
   p.in_flight.clear();
-  if (stop_requested()) {
+  if (stop_requested()) {  // no restart while stopping; the next decode() starts a fresh one
     p.process.reset();
     p.state = State::kDown;
+    p.down_reason.clear();
     ++p.generation;
     return;
   }

@@ -287,7 +287,8 @@ AdapterProcess::ReadStatus AdapterProcess::read_lines(std::vector<std::string>& 
 
 void AdapterProcess::drain_stderr() {
   char chunk[kReadChunk];
-  while (err_ >= 0) {
+  // Bounded per call, so a child that writes stderr as fast as it is read cannot starve the rest.
+  for (std::size_t total = 0; err_ >= 0 && total < kMaxReadPerCall;) {
     ssize_t n = ::read(err_, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
@@ -295,6 +296,7 @@ void AdapterProcess::drain_stderr() {
       close_fd(err_);
       break;
     }
+    total += static_cast<std::size_t>(n);
     std::string_view data(chunk, static_cast<std::size_t>(n));
     if (data.size() > tail_cap_) data.remove_prefix(data.size() - tail_cap_);
     tail_.append(data);

@@ -59,7 +59,7 @@ class AdapterProcess {
   const std::string& partial_line() const { return read_buf_; }
   const std::string& overlong_prefix() const { return overlong_prefix_; }
 
-  /// Reads everything stderr has now into the bounded tail (never blocks).
+  /// Reads what stderr has now (at most a few MiB per call) into the bounded tail (never blocks).
   void drain_stderr();
   /// The last stderr_tail_bytes bytes the child wrote to stderr.
   std::string stderr_tail() const;
