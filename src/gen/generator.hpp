@@ -1,0 +1,101 @@
+// generator.hpp: schema-driven generation of valid instances and adversarial mutations, over the IR.
+//
+// Everything is deterministic for a seed (std::mt19937_64, no global state), so a finding's seed
+// replays it. The ValueGenerator builds values the contract accepts (every union arm, every enum
+// value, optional members present and absent, null where allowed, recursion bounded by max_depth).
+// The Mutator turns an instance into adversarial bytes aimed at one edge of the contract each.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "json/value.hpp"
+#include "schema/ir.hpp"
+
+namespace crosscheck::gen {
+
+class ShapeFacts;  // shape_facts.hpp: ref targets, tags, minimum depths, subtree checks
+
+struct GenOptions {
+  std::size_t max_depth = 8;  ///< recursion depth of generated values (refs included)
+  std::size_t max_array_items = 3;
+  double optional_probability = 0.5;  ///< how often an optional member is present
+};
+
+/// How valid() got its value (for tests and statistics).
+struct GenReport {
+  std::size_t attempts = 0;  ///< full-root attempts made (1 = the first draw was accepted)
+  bool fallback = false;     ///< every random attempt failed: a minimal instance was returned
+  bool accepted = false;     ///< the decoder accepted the returned value (false only if even the
+                             ///< minimal instance failed: a schema no value satisfies)
+};
+
+class ValueGenerator {
+ public:
+  explicit ValueGenerator(const schema::Ir& ir, GenOptions options = {});
+  /// A valid instance of `root`: the C++ decoder accepts it with no error. Deterministic for `seed`.
+  /// Every candidate is checked with the decoder; after a few rejected draws it falls back to a
+  /// minimal instance (required members only, least deep arms), which `report` records.
+  json::Value valid(const schema::Root& root, std::uint64_t seed, GenReport* report = nullptr) const;
+
+ private:
+  const schema::Ir& ir_;
+  GenOptions options_;
+  std::shared_ptr<const ShapeFacts> facts_;
+};
+
+/// One family of adversarial change each (issue #4's list).
+enum class Mutation {
+  kUnknownMember,       ///< add an unknown member to some object, closed ones included
+  kUnknownEnum,         ///< an unknown string in an open enum slot
+  kUnknownTag,          ///< an unknown tag on a discriminated union
+  kBrokenKnownVariant,  ///< a known tag with a body that breaks the variant
+  kAmbiguousUnion,      ///< a value that matches two oneOf arms
+  kForbiddenProperty,   ///< add a member of a forbidden set, with a value
+  kForbiddenNull,       ///< add a member of a forbidden set, as null
+  kAbsentNull,          ///< swap absent and null on some member
+  kDropRequired,        ///< remove a required member
+  kIntegerEdge,         ///< +-(2^53-1), +-2^53, beyond, 1.0, 1E0, -0, 1E+2, huge exponents in integer slots
+  kNumberSpelling,      ///< respell a number with the same value (1 -> 1.0, 1E0, 10E-1)
+  kDeepNesting,         ///< nest an opaque (any) value very deep
+  kDuplicateKey,        ///< repeat a member with another value
+  kStringEdge,          ///< lone surrogates, escaped and raw non-ASCII, U+2028, NUL
+  kTypeConfusion,       ///< "1" for 1, [] for {}, "true" for true
+  kEmptyContainer,      ///< empty array or object where content is expected
+  kInvalidUtf8,         ///< raw invalid UTF-8 bytes inside a string
+  kBom,                 ///< a byte order mark in front
+  kWhitespace,          ///< unusual but legal (and illegal) whitespace between tokens
+  kByteLevel,           ///< plain byte flips, insertions, deletions, truncation
+};
+const char* mutation_name(Mutation m);  ///< "unknown-member", ...
+std::vector<Mutation> all_mutations();
+
+struct Mutant {
+  std::string bytes;  ///< the payload to send
+  Mutation mutation;
+  std::string description;  ///< where and what, e.g. "added member 'x_zz' at /params/event"
+  std::string path;         ///< JSON Pointer of the changed value ("" for the root and byte-level changes)
+};
+
+class Mutator {
+ public:
+  explicit Mutator(const schema::Ir& ir);
+  /// Applies one mutation family to `value` (an instance of `root`); nullopt when the value has no
+  /// place for it (e.g. no open enum anywhere). Deterministic for `seed`.
+  std::optional<Mutant> apply(const schema::Root& root, const json::Value& value, Mutation mutation,
+                              std::uint64_t seed) const;
+  /// Some applicable mutation, chosen by `seed`.
+  Mutant any(const schema::Root& root, const json::Value& value, std::uint64_t seed) const;
+
+ private:
+  const schema::Ir& ir_;
+  std::shared_ptr<const ShapeFacts> facts_;
+};
+
+/// Tokens for a libFuzzer dictionary: member names, enum values, tags, literals (quoted JSON strings).
+std::vector<std::string> dictionary_tokens(const schema::Ir& ir);
+
+}  // namespace crosscheck::gen

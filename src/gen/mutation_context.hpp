@@ -1,0 +1,107 @@
+// mutation_context.hpp: what every mutation family gets (internal to src/gen).
+//
+// The input value is walked once with its shape (shape_walk.hpp); a family picks its targets
+// among the nodes, in an order drawn from the seed, edits a copy of the tree (or the bytes), and,
+// where its claim is about the decoder's verdict (unknown_enum, missing_required, ...), decodes the
+// result and moves on to the next target until the claim holds. A target that only half-works
+// (rejected, but through an enclosing union's no_union_match) is kept as a fallback, so a family
+// returns nullopt only when the value has no place for it at all.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "decoder/decoder.hpp"
+#include "gen/generator.hpp"
+#include "gen/rng.hpp"
+#include "gen/shape_facts.hpp"
+#include "gen/shape_walk.hpp"
+
+namespace crosscheck::gen {
+
+struct MutationContext {
+  const ShapeFacts& facts;
+  const schema::Root& root;
+  const schema::Shape& shape;
+  const json::Value& value;
+  Mutation mutation;
+  Rng rng;
+  std::vector<WalkNode> nodes;
+
+  /// Indices of the nodes satisfying `pred`, rotated to start at a seed-drawn position.
+  template <class Pred>
+  std::vector<std::size_t> targets(Pred pred) {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (pred(nodes[i])) out.push_back(i);
+    }
+    rotate(out);
+    return out;
+  }
+  template <class T>
+  void rotate(std::vector<T>& items) {
+    if (items.size() > 1)
+      std::rotate(items.begin(), items.begin() + static_cast<long>(rng.below(items.size())), items.end());
+  }
+  decoder::DecodeResult decode(std::string_view bytes) const { return facts.decoder().decode(root, bytes); }
+  Mutant make(std::string bytes, std::string description, std::string path) const {
+    return Mutant{std::move(bytes), mutation, std::move(description), std::move(path)};
+  }
+};
+
+/// Tries candidates in order: the first whose verdict is strong wins; otherwise the first weak one.
+class Best {
+ public:
+  /// Returns true when the search can stop.
+  bool offer(Mutant mutant, bool strong) {
+    if (strong) {
+      best_ = std::move(mutant);
+      done_ = true;
+    } else if (!best_) {
+      best_ = std::move(mutant);
+    }
+    return done_;
+  }
+  std::optional<Mutant> take() { return std::move(best_); }
+
+ private:
+  std::optional<Mutant> best_;
+  bool done_ = false;
+};
+
+bool has_diagnostic(const decoder::DecodeResult& result, std::string_view path, std::string_view code);
+/// A pointer for descriptions ("the root" for "").
+inline std::string where(const std::string& pointer) { return pointer.empty() ? "the root" : pointer; }
+/// The JSON Pointer of member `key` under `pointer`.
+std::string child_pointer(const std::string& pointer, std::string_view key);
+/// The same value as another JSON type ("1" for 1, [] for {}, "true" for true, ...).
+json::Value confuse(const json::Value& value);
+
+// Schema-guided families (structural_mutations.cpp).
+std::optional<Mutant> mutate_unknown_member(MutationContext& ctx);
+std::optional<Mutant> mutate_unknown_enum(MutationContext& ctx);
+std::optional<Mutant> mutate_unknown_tag(MutationContext& ctx);
+std::optional<Mutant> mutate_broken_known_variant(MutationContext& ctx);
+std::optional<Mutant> mutate_ambiguous_union(MutationContext& ctx);
+std::optional<Mutant> mutate_forbidden(MutationContext& ctx, bool as_null);
+std::optional<Mutant> mutate_absent_null(MutationContext& ctx);
+std::optional<Mutant> mutate_drop_required(MutationContext& ctx);
+std::optional<Mutant> mutate_type_confusion(MutationContext& ctx);
+std::optional<Mutant> mutate_empty_container(MutationContext& ctx);
+std::optional<Mutant> mutate_duplicate_key(MutationContext& ctx);
+
+// Spelling and byte families (lexical_mutations.cpp).
+std::optional<Mutant> mutate_integer_edge(MutationContext& ctx);
+std::optional<Mutant> mutate_number_spelling(MutationContext& ctx);
+std::optional<Mutant> mutate_deep_nesting(MutationContext& ctx);
+std::optional<Mutant> mutate_string_edge(MutationContext& ctx);
+std::optional<Mutant> mutate_invalid_utf8(MutationContext& ctx);
+std::optional<Mutant> mutate_bom(MutationContext& ctx);
+std::optional<Mutant> mutate_whitespace(MutationContext& ctx);
+std::optional<Mutant> mutate_byte_level(MutationContext& ctx);
+
+}  // namespace crosscheck::gen
