@@ -29,16 +29,17 @@ struct GenOptions {
 struct GenReport {
   std::size_t attempts = 0;  ///< full-root attempts made (1 = the first draw was accepted)
   bool fallback = false;     ///< every random attempt failed: a minimal instance was returned
-  bool accepted = false;     ///< the decoder accepted the returned value (false only if even the
-                             ///< minimal instance failed: a schema no value satisfies)
+  bool accepted = false;     ///< the decoder accepted the returned value with no diagnostic (false
+                             ///< only if even the minimal instance failed: no value satisfies the root)
 };
 
 class ValueGenerator {
  public:
   explicit ValueGenerator(const schema::Ir& ir, GenOptions options = {});
-  /// A valid instance of `root`: the C++ decoder accepts it with no error. Deterministic for `seed`.
-  /// Every candidate is checked with the decoder; after a few rejected draws it falls back to a
-  /// minimal instance (required members only, least deep arms), which `report` records.
+  /// A valid instance of `root`: the C++ decoder accepts it with no diagnostic at all (no error, no
+  /// warning). Deterministic for `seed`. Every candidate is checked with the decoder; after a few
+  /// rejected draws it falls back to a minimal instance (required members only, least deep arms),
+  /// which `report` records. Safe to call from several threads.
   json::Value valid(const schema::Root& root, std::uint64_t seed, GenReport* report = nullptr) const;
 
  private:
@@ -84,7 +85,9 @@ class Mutator {
  public:
   explicit Mutator(const schema::Ir& ir);
   /// Applies one mutation family to `value` (an instance of `root`); nullopt when the value has no
-  /// place for it (e.g. no open enum anywhere). Deterministic for `seed`.
+  /// place for it (e.g. no open enum anywhere). Deterministic for `seed`. Families whose claim is a
+  /// decoder verdict (unknown_enum, missing_required, ...) try targets until the verdict shows at
+  /// the mutant's path, else return the first that half-works (docs/generators.md).
   std::optional<Mutant> apply(const schema::Root& root, const json::Value& value, Mutation mutation,
                               std::uint64_t seed) const;
   /// Some applicable mutation, chosen by `seed`.
