@@ -13,7 +13,8 @@ using schema::ShapeKind;
 
 namespace {
 
-constexpr int kMaxHops = 64;  // refs and intersections followed on one value
+constexpr int kMaxHops = 64;             // refs and intersections followed on one value
+constexpr std::size_t kMaxLevels = 512;  // positions listed below the root: bounds the recursion
 
 class Walker {
  public:
@@ -27,6 +28,7 @@ class Walker {
     out_.push_back(std::move(node));
     // Children are built from a copy of what they need: out_ may reallocate below.
     const WalkNode parent = out_[self];
+    if (parent.steps.size() >= kMaxLevels) return;
     if (value.is_object()) {
       // The decoder reads each key's last occurrence; earlier duplicates are not positions.
       std::unordered_map<std::string_view, std::size_t> last;

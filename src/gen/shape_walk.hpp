@@ -47,7 +47,8 @@ inline bool unconstrained(const WalkNode& node) {
   return node.opaque || (node.any && node.leaves.empty() && node.tagged.empty() && node.untagged.empty());
 }
 
-/// Pre-order list of every position of `value` (root first), for `shape`.
+/// Pre-order list of every position of `value` (root first), for `shape`; positions nested more
+/// than 512 levels deep are not listed (the walk recurses once per level).
 std::vector<WalkNode> walk(const ShapeFacts& facts, const schema::Shape& shape, const json::Value& value);
 
 /// The value at `steps` inside `root` (as recorded by walk() on an equal tree).

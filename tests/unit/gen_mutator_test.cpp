@@ -354,6 +354,22 @@ TEST_F(GenMutator, EmptyContainerAndAbsentNullChangeWhatTheySay) {
   });
 }
 
+TEST_F(GenMutator, DeepValuesDoNotBreakTheWalk) {
+  // A value far deeper than any schema position (inside an unknown member): every family still
+  // answers, and positions are listed without recursing once per level beyond the walk's bound.
+  const schema::Root& root = *ir_->find_root("extensions");
+  json::Value deep = json::Value::number("1");
+  for (int i = 0; i < 3000; ++i) deep = json::Value::array({std::move(deep)});
+  json::Value value = json::Value::object();
+  value.add("x-deep", std::move(deep));
+  for (Mutation m : all_mutations()) {
+    auto mutant = mutator_->apply(root, value, m, 1);
+    if (mutant) {
+      EXPECT_FALSE(mutant->bytes.empty()) << mutation_name(m);
+    }
+  }
+}
+
 TEST_F(GenMutator, SameSeedSameBytes) {
   Mutator other(*ir_);
   for (const auto& root : ir_->roots) {
