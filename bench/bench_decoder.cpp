@@ -32,16 +32,21 @@ long max_rss_kb() {
   return u.ru_maxrss;
 }
 
-/// An intercept_request whose tool input carries ~`bytes` of varied JSON: the shape a large real message has.
+/// The corpus's tool.before intercept_request with ~`bytes` of varied JSON in its opaque tool input:
+/// the shape a large real message has (a big file read, a long command output).
 std::string big_request(std::size_t bytes) {
+  std::string base =
+      read_file(std::string(CROSSCHECK_SOURCE_DIR) + "/corpus/examples/intercept_request.tool-before.json");
   std::string items;
   for (std::size_t i = 0; items.size() < bytes; ++i) {
     if (!items.empty()) items += ",";
     items += "{\"line\":" + std::to_string(i) + ",\"text\":\"caf\\u00e9 line " + std::to_string(i) +
              "\",\"ok\":true,\"ratio\":0." + std::to_string(i % 97) + ",\"tags\":[\"a\",\"b\",null]}";
   }
-  return R"({"jsonrpc":"2.0","id":"evt_big","method":"hooks/intercept","params":{"protocolVersion":"draft","event":{"type":"tool.before","id":"evt_big","time":"2026-11-29T21:00:00Z","session":{"id":"s"},"tool":{"name":"read","input":{"lines":[)" +
-         items + R"(]}}},"capabilities":{"effects":["deny"]},"state":{"candidate":null}}})";
+  const std::string anchor = "\"input\": {";
+  auto at = base.find(anchor);
+  if (at == std::string::npos) return base;
+  return base.insert(at + anchor.size(), "\"lines\": [" + items + "],");
 }
 
 }  // namespace

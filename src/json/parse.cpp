@@ -194,8 +194,13 @@ class Builder {
       fail(first_invalid_utf8(input_), "UTF-8 text");
       return;
     }
-    // simdjson reports content after the root value from wherever it notices it, without a position.
+    // simdjson reports content after the root value, from wherever it notices it, without a position.
     if (code != simdjson::DEPTH_ERROR && fail_trailing()) return;
+    // An unclosed array or object is noticed up front (stage 1), without a position: it is at the end.
+    if (code == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) {
+      fail(input_.size(), "more input: an array or object is not closed");
+      return;
+    }
     const char* where = nullptr;
     std::size_t offset = input_.size();
     if (v.current_location().get(where) == simdjson::SUCCESS) offset = offset_of(where);

@@ -3,6 +3,50 @@
 
 namespace crosscheck::json {
 
+struct Value::Children {
+  std::vector<Value> items;     // array elements
+  std::vector<Member> members;  // object members in input order, duplicates kept
+};
+
+namespace {
+const std::vector<Value> kNoItems;
+const std::vector<Member> kNoMembers;
+}  // namespace
+
+Value::Value(const Value& other) : kind_(other.kind_), bool_(other.bool_), text_(other.text_) {
+  if (other.children_) children_ = std::make_unique<Children>(*other.children_);
+}
+
+Value& Value::operator=(const Value& other) {
+  if (this != &other) {
+    Value copy(other);
+    *this = std::move(copy);
+  }
+  return *this;
+}
+
+Value::Value() = default;
+Value::Value(Value&& other) noexcept = default;
+Value& Value::operator=(Value&& other) noexcept = default;
+
+Value::~Value() = default;
+
+const std::vector<Value>& Value::items() const { return children_ ? children_->items : kNoItems; }
+
+std::vector<Value>& Value::items() {
+  if (!children_) children_ = std::make_unique<Children>();
+  return children_->items;
+}
+
+const std::vector<Member>& Value::members() const { return children_ ? children_->members : kNoMembers; }
+
+std::vector<Member>& Value::members() {
+  if (!children_) children_ = std::make_unique<Children>();
+  return children_->members;
+}
+
+void Value::push(Value value) { items().push_back(std::move(value)); }
+
 const char* kind_name(Kind kind) {
   switch (kind) {
     case Kind::kNull:
@@ -45,19 +89,21 @@ Value Value::string(std::string wtf8) {
 Value Value::array(std::vector<Value> items) {
   Value v;
   v.kind_ = Kind::kArray;
-  v.items_ = std::move(items);
+  if (!items.empty()) v.items() = std::move(items);
   return v;
 }
 
 Value Value::object(std::vector<Member> members) {
   Value v;
   v.kind_ = Kind::kObject;
-  v.members_ = std::move(members);
+  if (!members.empty()) v.members() = std::move(members);
   return v;
 }
 
 const Value* Value::find(std::string_view key) const {
-  for (auto it = members_.rbegin(); it != members_.rend(); ++it) {
+  if (!children_) return nullptr;
+  const auto& members = children_->members;
+  for (auto it = members.rbegin(); it != members.rend(); ++it) {
     if (it->key == key) return &it->value;
   }
   return nullptr;
@@ -68,7 +114,7 @@ Value* Value::find(std::string_view key) {
 }
 
 void Value::add(std::string key, Value value) {
-  members_.push_back(Member{std::move(key), std::move(value)});
+  members().push_back(Member{std::move(key), std::move(value)});
 }
 
 }  // namespace crosscheck::json

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,15 +26,22 @@ struct Member;
 
 class Value {
  public:
-  Value() = default;  ///< null
-  static Value null() { return Value(); }
+  Value();  ///< null
+  Value(const Value& other);
+  Value(Value&& other) noexcept;
+  Value& operator=(const Value& other);
+  Value& operator=(Value&& other) noexcept;
+  ~Value();
+  static Value null();
   static Value boolean(bool b);
   /// `text` must be a valid RFC 8259 number token; it is kept verbatim.
   static Value number(std::string text);
   /// `wtf8` is the decoded content (no quotes, no escapes).
   static Value string(std::string wtf8);
-  static Value array(std::vector<Value> items = {});
-  static Value object(std::vector<Member> members = {});
+  static Value array(std::vector<Value> items);
+  static Value array();  ///< empty
+  static Value object(std::vector<Member> members);
+  static Value object();  ///< empty
 
   Kind kind() const { return kind_; }
   bool is_null() const { return kind_ == Kind::kNull; }
@@ -49,8 +57,8 @@ class Value {
   /// String content in WTF-8.
   const std::string& string_value() const { return text_; }
 
-  const std::vector<Value>& items() const { return items_; }
-  std::vector<Value>& items() { return items_; }
+  const std::vector<Value>& items() const;
+  std::vector<Value>& items();
   const std::vector<Member>& members() const;
   std::vector<Member>& members();
 
@@ -62,14 +70,14 @@ class Value {
   /// Appends a member (no de-duplication: the tree is lossless).
   void add(std::string key, Value value);
   /// Appends an array element.
-  void push(Value value) { items_.push_back(std::move(value)); }
+  void push(Value value);
 
  private:
+  struct Children;  // array elements and object members, allocated only for containers
   Kind kind_ = Kind::kNull;
   bool bool_ = false;
-  std::string text_;             // number spelling or string content
-  std::vector<Value> items_;     // array elements
-  std::vector<Member> members_;  // object members in input order, duplicates kept
+  std::string text_;                    // number spelling or string content
+  std::unique_ptr<Children> children_;  // keeps a scalar at 48 bytes: parse trees stay small
 };
 
 struct Member {
@@ -77,7 +85,9 @@ struct Member {
   Value value;
 };
 
-inline const std::vector<Member>& Value::members() const { return members_; }
-inline std::vector<Member>& Value::members() { return members_; }
+// Defined here, not as default arguments: clang instantiates those where Member is still incomplete.
+inline Value Value::null() { return Value(); }
+inline Value Value::array() { return array(std::vector<Value>{}); }
+inline Value Value::object() { return object(std::vector<Member>{}); }
 
 }  // namespace crosscheck::json

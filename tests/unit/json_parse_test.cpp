@@ -125,6 +125,13 @@ TEST(JsonParse, ReportsLineAndColumn) {
   EXPECT_NE(e.message().find("line 3"), std::string::npos);
 }
 
+TEST(JsonParse, TruncatedInputIsReportedAtTheEnd) {
+  for (std::string s : {"{\"a\":", "[1,2", "{\"a\":1", "[", "{\"a\"", "[1,{\"b\":[2,3]"}) {
+    ParseError e = bad(s);
+    EXPECT_EQ(e.offset, s.size()) << s << ": " << e.message();
+  }
+}
+
 TEST(JsonParse, EnforcesDepthLimit) {
   ParseLimits limits;
   limits.max_depth = 10;
