@@ -1,0 +1,39 @@
+#!/bin/sh
+# fuzz_exec_rate.sh: libFuzzer exec/s of fuzz_decode and fuzz_structured without sanitizers, one core.
+#
+# Usage: bench/fuzz_exec_rate.sh [SECONDS]   (default 20 per target)
+# Builds the fuzz-bench preset (clang, libFuzzer, no ASan/UBSan) and fuzzes each target pinned to
+# CPU 0, from the seeds of fuzz/corpus/<target>/ that are 1-4 KB real-schema messages, with inputs
+# capped at 4 KB. Prints libFuzzer's final exec/s (wall clock) and executions per CPU second (user +
+# system time of the fuzzer process), which stays meaningful when other jobs share the core.
+set -eu
+cd "$(dirname "$0")/.."
+seconds=${1:-20}
+bin=build-fuzz-bench/fuzz
+
+cmake --preset fuzz-bench >/dev/null
+cmake --build --preset fuzz-bench --target fuzz_decode fuzz_structured fuzz_dicts >/dev/null
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pin=""
+if command -v taskset >/dev/null 2>&1; then pin="taskset -c 0"; fi
+
+echo "target            exec/s   exec/CPU-s   runs      seeds  final corpus"
+for target in fuzz_decode fuzz_structured; do
+  mkdir -p "$work/$target/seeds"
+  for f in fuzz/corpus/$target/*; do
+    size=$(wc -c <"$f")
+    if [ "$size" -ge 1024 ] && [ "$size" -le 4096 ]; then cp "$f" "$work/$target/seeds/"; fi
+  done
+  seeds=$(ls "$work/$target/seeds" | wc -l)
+  cp -r "$work/$target/seeds" "$work/$target/corpus"
+  /usr/bin/env time -f "%U %S" -o "$work/$target/cpu" $pin "$bin/$target" -dict="$bin/$target.dict" \
+    -max_len=4096 -len_control=0 -max_total_time="$seconds" -print_final_stats=1 \
+    "$work/$target/corpus" >"$work/$target/log" 2>&1
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/$target/log")
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$target/log")
+  corpus=$(sed -n 's/.*DONE.*corp: \([^ ]*\).*/\1/p' "$work/$target/log")
+  per_cpu=$(awk -v runs="$runs" '{ printf "%.0f", runs / ($1 + $2) }' "$work/$target/cpu")
+  printf "%-16s %7s %12s   %-9s %5s  %s\n" "$target" "$rate" "$per_cpu" "$runs" "$seeds" "$corpus"
+done
