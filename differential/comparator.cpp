@@ -101,39 +101,54 @@ bool has_lone_surrogate(std::string_view wtf8) {
   return false;
 }
 
-void scan(const json::Value& v, std::size_t depth, InputTraits& t) {
+std::string escape_pointer_token(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
+  }
+  return out;
+}
+
+void scan(const json::Value& v, std::size_t depth, const std::string& path, InputTraits& t) {
   if (depth > 100) t.deep_nesting = true;
   switch (v.kind()) {
     case json::Kind::kNumber: {
       const std::string& n = v.number_text();
       if (n.size() > 4300) t.long_number = true;
       if (json::compare_numbers(n, "0") == 0 && n[0] == '-') t.negative_zero = true;
-      if (json::compare_numbers(n, "1.7976931348623157E308") > 0 ||
-          json::compare_numbers(n, "-1.7976931348623157E308") < 0) {
-        t.huge_exponent = true;
-      }
+      bool huge = json::compare_numbers(n, "1.7976931348623157E308") > 0 ||
+                  json::compare_numbers(n, "-1.7976931348623157E308") < 0;
       auto e = n.find_first_of("eE");
       if (e != std::string::npos) {
         std::string_view exp = std::string_view(n).substr(e + 1);
         if (!exp.empty() && (exp[0] == '+' || exp[0] == '-')) exp.remove_prefix(1);
         while (exp.size() > 1 && exp[0] == '0') exp.remove_prefix(1);
-        if (exp.size() > 3 || (exp.size() == 3 && exp > "308")) t.huge_exponent = true;
+        if (exp.size() > 3 || (exp.size() == 3 && exp > "308")) huge = true;
       }
-      if (json::is_integral(n) && !json::is_safe_integer(n)) t.big_integer = true;
+      bool big = json::is_integral(n) && !json::is_safe_integer(n);
+      t.huge_exponent = t.huge_exponent || huge;
+      t.big_integer = t.big_integer || big;
+      if (big || huge) t.big_number_paths.push_back(path);
       break;
     }
     case json::Kind::kString:
       if (has_lone_surrogate(v.string_value())) t.lone_surrogate = true;
       break;
     case json::Kind::kArray:
-      for (const auto& item : v.items()) scan(item, depth + 1, t);
+      for (std::size_t i = 0; i < v.items().size(); ++i)
+        scan(v.items()[i], depth + 1, path + "/" + std::to_string(i), t);
       break;
     case json::Kind::kObject: {
       std::set<std::string_view> seen;
       for (const auto& m : v.members()) {
         if (!seen.insert(m.key).second) t.duplicate_keys = true;
         if (has_lone_surrogate(m.key)) t.lone_surrogate = true;
-        scan(m.value, depth + 1, t);
+        scan(m.value, depth + 1, path + "/" + escape_pointer_token(m.key), t);
       }
       break;
     }
@@ -177,6 +192,25 @@ std::string first_difference(const json::Value& a, const json::Value& b, const s
 
 using DiagKey = std::pair<std::string, std::string>;  // (path, code)
 
+/// The diagnostics whose path is not a proper prefix of another one's: the faults themselves, without
+/// the union and intersection summaries that cascade up from them. Buckets are keyed on these.
+std::multiset<DiagKey> leaves(const std::multiset<DiagKey>& s) {
+  std::multiset<DiagKey> out;
+  for (const auto& d : s) {
+    bool ancestor = false;
+    for (const auto& other : s) {
+      const std::string& p = other.first;
+      if (p.size() > d.first.size() && p.compare(0, d.first.size(), d.first) == 0 &&
+          (d.first.empty() || p[d.first.size()] == '/')) {
+        ancestor = true;
+        break;
+      }
+    }
+    if (!ancestor) out.insert(d);
+  }
+  return out;
+}
+
 std::multiset<DiagKey> diag_set(const ImplResult& r, std::string_view severity) {
   std::multiset<DiagKey> s;
   for (const auto& d : r.diagnostics) {
@@ -195,6 +229,22 @@ std::string describe(const std::multiset<DiagKey>& s) {
   return out;
 }
 
+/// The (code, path shape) pairs that not every group has: what actually differs.
+template <class Groups, class Shape>
+std::string differing_shapes(const Groups& groups, Shape&& shape) {
+  std::map<std::string, std::size_t> count;
+  for (const auto& [set, names] : groups) {
+    std::set<std::string> mine;
+    for (const auto& [path, code] : set) mine.insert(code + "@" + shape(path));
+    for (const auto& m : mine) ++count[m];
+  }
+  std::string out;
+  for (const auto& [pair, n] : count) {
+    if (n < groups.size()) out += pair + ";";
+  }
+  return out;
+}
+
 }  // namespace
 
 InputTraits analyse_input(std::string_view bytes) {
@@ -205,7 +255,7 @@ InputTraits analyse_input(std::string_view bytes) {
     t.invalid_utf8 = parsed.error().expected == "UTF-8 text";
     return t;
   }
-  scan(parsed.value(), 0, t);
+  scan(parsed.value(), 0, "", t);
   return t;
 }
 
@@ -243,7 +293,17 @@ std::string outcome_tuple(const std::vector<ImplResult>& results) {
 std::vector<Divergence> compare(std::string_view root, std::string_view input,
                                 const std::vector<ImplResult>& results, const CompareOptions& options) {
   std::vector<Divergence> found;
-  const InputTraits traits = analyse_input(input);
+  InputTraits traits = analyse_input(input);
+  // A big or huge number that an implementation's error points at sits in a typed slot: there the
+  // contract (integers within +-(2^53-1)) decides, so it does not make the input free.
+  if (traits.big_integer || traits.huge_exponent) {
+    std::set<std::string_view> big(traits.big_number_paths.begin(), traits.big_number_paths.end());
+    bool typed = false;
+    for (const auto& r : results) {
+      for (const auto& d : r.diagnostics) typed = typed || (d.severity == "error" && big.count(d.path));
+    }
+    if (typed) traits.big_integer = traits.huge_exponent = false;
+  }
   const std::string tuple = outcome_tuple(results);
 
   auto emit = [&](DivergenceClass cls, std::vector<std::string> impls, std::string detail,
@@ -311,7 +371,7 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
       impls.push_back(r->implementation);
       auto errors = diag_set(*r, "error");
       j += (j.empty() ? "" : "; ") + r->implementation + " (" + describe(errors) + ")";
-      error_shapes.insert(shapes_of(errors));
+      error_shapes.insert(shapes_of(leaves(errors)));
     }
     for (const auto& s : error_shapes) specifics += s + "|";
     emit(DivergenceClass::kAcceptance, impls, "accepted by " + a + "; rejected by " + j, specifics);
@@ -334,8 +394,8 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
           who += (who.empty() ? "" : ", ") + n;
         }
         detail += (detail.empty() ? "" : "; ") + who + ": " + describe(set);
-        specifics += shapes_of(set) + "|";
       }
+      specifics = differing_shapes(groups, shape);
       emit(DivergenceClass::kWarnings, impls, "different warnings: " + detail, specifics);
     }
   }
@@ -359,8 +419,8 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
           who += (who.empty() ? "" : ", ") + n;
         }
         detail += (detail.empty() ? "" : "; ") + who + ": " + describe(set);
-        specifics += shapes_of(set) + "|";
       }
+      specifics = differing_shapes(groups, shape);
       emit(DivergenceClass::kDiagnostics, impls, "different errors: " + detail, specifics);
     }
   }

@@ -48,6 +48,10 @@ struct InputTraits {
   bool negative_zero = false;
   bool long_number = false;   ///< a number token of more than 4300 digits (Python's int limit)
   bool deep_nesting = false;  ///< nesting deeper than 100 (SDK recursion limits differ)
+  /// JSON Pointers of the numbers behind big_integer and huge_exponent. Those traits make behaviour
+  /// free only in opaque positions: where an implementation's error names one of these paths, the
+  /// number sits in a typed slot and the contract decides (see compare()).
+  std::vector<std::string> big_number_paths;
   bool any() const;
   std::vector<std::string> names() const;  ///< e.g. {"duplicate-keys", "lone-surrogate"}
 };

@@ -141,6 +141,21 @@ TEST(Comparator, ImplementationDefinedInputsAreLabelled) {
   EXPECT_FALSE(analyse_input(R"({"a":[1.5,9007199254740991,"x"]})").any());
 }
 
+TEST(Comparator, BigIntegersInTypedSlotsAreContractNotFree) {
+  std::string in = R"({"size":9007199254740992,"opaque":{"n":1E400}})";
+  EXPECT_EQ(analyse_input(in).big_number_paths, (std::vector<std::string>{"/size", "/opaque/n"}));
+  // The oracle rejects the integer slot: a contract divergence, not an implementation-defined one.
+  auto typed =
+      compare("root", in, {rejected("cpp", {{"/size", "invalid_type", "error"}}), accepted("python", in)});
+  ASSERT_EQ(typed.size(), 1u);
+  EXPECT_FALSE(typed[0].implementation_defined);
+  // Nobody names the number: it is in an opaque position, and behaviour there is free.
+  auto opaque =
+      compare("root", in, {rejected("cpp", {{"", "invalid_json", "error"}}), accepted("python", in)});
+  ASSERT_EQ(opaque.size(), 1u);
+  EXPECT_TRUE(opaque[0].implementation_defined);
+}
+
 TEST(Comparator, BucketsAbstractIndicesAndUnknownNames) {
   std::set<std::string, std::less<>> known{"params", "items"};
   EXPECT_EQ(path_shape("/params/items/12/vendorX", &known), "/params/items/*/?");

@@ -1,0 +1,503 @@
+// campaign.cpp: the fuzz loop, the sender thread, resumable state.
+#include "campaign/campaign.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "campaign/schema_coverage.hpp"
+#include "decoder/decoder.hpp"
+#include "findings/finding_store.hpp"
+#include "gen/generator.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+#include "schema/sha256.hpp"
+#include "util/result.hpp"
+
+namespace crosscheck::campaign {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+std::uint64_t splitmix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+std::string read_all(const fs::path& p, bool& ok) {
+  std::ifstream in(p, std::ios::binary);
+  ok = static_cast<bool>(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Entry {
+  std::string root;
+  std::string bytes;
+  std::optional<json::Value> value;  // parsed, when the bytes are JSON
+};
+
+struct Pending {
+  std::string root, bytes, source;
+  std::uint64_t seed = 0;
+};
+
+/// The decoder's outcome with paths abstracted (indices and unknown member names), so that random
+/// member names do not make every input look new.
+std::string cpp_signature(const decoder::DecodeResult& r, const std::set<std::string, std::less<>>& known) {
+  std::set<std::string> parts;
+  for (const auto& d : r.diagnostics) parts.insert(d.code + "@" + differential::path_shape(d.path, &known));
+  std::string s = r.accepted ? "A" : "R";
+  for (const auto& p : parts) s += "|" + p;
+  return s;
+}
+
+json::Value fingerprint(const schema::Ir& ir, const CampaignOptions& o) {
+  json::Value f = json::Value::object();
+  f.add("format", json::Value::string("crosscheck-fuzz/1"));
+  f.add("seed", json::Value::number(std::to_string(o.seed)));
+  json::Value roots = json::Value::array();
+  for (const auto& r : o.roots) roots.push(json::Value::string(r));
+  f.add("roots", std::move(roots));
+  f.add("implementations", json::Value::string(o.adapters_fingerprint));
+  f.add("schema", json::Value::string(ir.manifest_sha256.empty() ? ir.source_path : ir.manifest_sha256));
+  return f;
+}
+
+class Campaign {
+ public:
+  Campaign(const schema::Ir& ir, differential::ImplementationSet& impls, const CampaignOptions& o,
+           std::ostream& log)
+      : ir_(ir),
+        impls_(impls),
+        o_(o),
+        log_(log),
+        decoder_(ir),
+        generator_(ir),
+        mutator_(ir),
+        coverage_(ir),
+        store_((fs::path(o.out) / "findings").string()) {}
+
+  CampaignSummary run() {
+    prepare_folder();
+    load_seeds();
+    start_ = Clock::now();
+    std::thread sender([this] { send_loop(); });
+    std::uint64_t i = first_iteration_;
+    auto last_save = Clock::now(), last_report = Clock::now();
+    while (!differential::stop_requested()) {
+      if (o_.runs && generated_ >= *o_.runs) break;
+      double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+      if (o_.seconds && elapsed >= *o_.seconds) break;
+      step(i++);
+      if ((i & 255) == 0) {
+        auto now = Clock::now();
+        if (now - last_save > std::chrono::seconds(5)) {
+          save_state(i);
+          last_save = now;
+        }
+        if (now - last_report > std::chrono::milliseconds(o_.live ? 250 : 10000)) {
+          report_progress(false);
+          last_report = now;
+        }
+      }
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      generation_done_ = true;
+    }
+    cv_.notify_all();
+    sender.join();
+    save_state(i);
+    report_progress(true);
+    return summarize();
+  }
+
+ private:
+  // --- folder, resume ---------------------------------------------------------------------------
+
+  void prepare_folder() {
+    std::error_code ec;
+    fs::create_directories(fs::path(o_.out) / "corpus", ec);
+    if (ec) throw Fatal("cannot create the output folder " + o_.out + ": " + ec.message());
+    json::Value mine = fingerprint(ir_, o_);
+    fs::path run_file = fs::path(o_.out) / "run.json";
+    if (fs::exists(run_file)) {
+      bool ok;
+      std::string text = read_all(run_file, ok);
+      auto theirs = json::parse(text);
+      if (!ok || !theirs.ok() || json::write(theirs.value()) != json::write(mine)) {
+        throw Fatal("the output folder " + o_.out + " belongs to a run with a different configuration (" +
+                    run_file.string() + " says " +
+                    (theirs.ok() ? json::write(theirs.value()) : std::string("nothing readable")) +
+                    "; this run is " + json::write(mine) +
+                    "): use another --out, or the same seed, roots and adapters to resume");
+      }
+      resume();
+    } else {
+      findings::write_file_atomically(run_file.string(), json::write(mine) + "\n");
+    }
+  }
+
+  void resume() {
+    bool ok;
+    auto state = json::parse(read_all(fs::path(o_.out) / "state.json", ok));
+    if (ok && state.ok()) {
+      if (const json::Value* it = state.value().find("iterations"); it && it->is_number()) {
+        first_iteration_ = std::stoull(it->number_text());
+      }
+      for (const char* k : {"generated", "sent"}) {
+        if (const json::Value* v = state.value().find(k); v && v->is_number()) {
+          (std::string(k) == "generated" ? generated_ : sent_) = std::stoull(v->number_text());
+        }
+      }
+    }
+    auto cov = json::parse(read_all(fs::path(o_.out) / "coverage.json", ok));
+    if (ok && cov.ok()) coverage_.merge_json(cov.value());
+    for (const auto& dir : fs::directory_iterator(fs::path(o_.out) / "corpus")) {
+      if (!dir.is_directory()) continue;
+      for (const auto& f : fs::directory_iterator(dir.path())) {
+        std::string bytes = read_all(f.path(), ok);
+        if (ok) add_to_memory(dir.path().filename().string(), bytes);
+      }
+    }
+    std::size_t findings = 0;
+    for (const auto& f : fs::directory_iterator(fs::path(o_.out) / "findings")) {
+      if (f.path().extension() != ".json") continue;
+      auto loaded = findings::FindingStore::load(f.path().string());
+      if (!loaded.ok()) continue;
+      ++findings;
+      for (const auto& d : loaded.value().divergences) ++bucket_counts_[d.bucket];
+    }
+    log_ << "resuming " << o_.out << " at iteration " << first_iteration_ << ": " << corpus_size()
+         << " corpus entries, " << findings << " findings in " << bucket_counts_.size() << " buckets\n";
+  }
+
+  void save_state(std::uint64_t iterations) {
+    json::Value s = json::Value::object();
+    s.add("iterations", json::Value::number(std::to_string(iterations)));
+    s.add("generated", json::Value::number(std::to_string(generated_.load())));
+    s.add("sent", json::Value::number(std::to_string(sent_.load())));
+    findings::write_file_atomically((fs::path(o_.out) / "state.json").string(), json::write(s) + "\n");
+    std::lock_guard<std::mutex> lock(coverage_mutex_);
+    json::WriteOptions pretty;
+    pretty.indent = 1;
+    findings::write_file_atomically((fs::path(o_.out) / "coverage.json").string(),
+                                    json::write(coverage_.to_json(), pretty) + "\n");
+  }
+
+  // --- corpus -----------------------------------------------------------------------------------
+
+  std::size_t corpus_size() {
+    std::lock_guard<std::mutex> lock(corpus_mutex_);
+    std::size_t n = 0;
+    for (const auto& [root, entries] : corpus_) n += entries.size();
+    return n;
+  }
+
+  void add_to_memory(const std::string& root, const std::string& bytes) {
+    Entry e{root, bytes, std::nullopt};
+    auto parsed = json::parse(bytes);
+    if (parsed.ok()) e.value = std::move(parsed.value());
+    std::lock_guard<std::mutex> lock(corpus_mutex_);
+    auto& list = corpus_[root];
+    if (list.size() < 4096)
+      list.push_back(std::move(e));
+    else
+      list[splitmix(list.size() + bytes.size()) % list.size()] = std::move(e);  // keep memory flat
+  }
+
+  void keep(const std::string& root, const std::string& bytes) {
+    fs::path dir = fs::path(o_.out) / "corpus" / root;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    fs::path file = dir / schema::sha256_hex(bytes).substr(0, 40);
+    if (!fs::exists(file)) findings::write_file_atomically(file.string(), bytes);
+    add_to_memory(root, bytes);
+  }
+
+  void load_seeds() {
+    for (const auto& r : o_.roots) {
+      const schema::Root* root = ir_.find_root(r);
+      if (!root) {
+        std::string known;
+        for (const auto& k : ir_.roots) known += (known.empty() ? "" : ", ") + k.snake_name;
+        throw Fatal("unknown root '" + r + "' (known: " + known + ")");
+      }
+      roots_.push_back(root);
+    }
+    if (roots_.empty()) {
+      for (const auto& r : ir_.roots) roots_.push_back(&r);
+    }
+    std::size_t next = 0;
+    for (const auto& p : o_.seed_paths) {
+      std::vector<fs::path> files;
+      std::error_code ec;
+      if (fs::is_directory(p, ec)) {
+        for (const auto& e : fs::recursive_directory_iterator(p, ec)) {
+          if (e.is_regular_file()) files.push_back(e.path());
+        }
+      } else {
+        files.emplace_back(p);
+      }
+      std::sort(files.begin(), files.end());
+      for (const auto& f : files) {
+        bool ok;
+        std::string bytes = read_all(f, ok);
+        if (!ok) {
+          log_ << "WARNING: seed " << f.string() << " cannot be read; skipped\n";
+          continue;
+        }
+        std::string name = f.filename().string();
+        std::string root = name.substr(0, name.find('.'));
+        if (!ir_.find_root(root)) root = roots_[next++ % roots_.size()]->snake_name;  // bytes for some root
+        keep(root, bytes);
+      }
+    }
+  }
+
+  // --- generation -------------------------------------------------------------------------------
+
+  void step(std::uint64_t i) {
+    std::uint64_t s = splitmix(o_.seed ^ splitmix(i));
+    const schema::Root& root = *roots_[s % roots_.size()];
+    std::string bytes, source;
+    std::optional<json::Value> base;
+    {
+      std::lock_guard<std::mutex> lock(corpus_mutex_);
+      auto it = corpus_.find(root.snake_name);
+      if (it != corpus_.end() && !it->second.empty() && (s >> 8) % 4 != 0) {
+        const Entry& e = it->second[(s >> 16) % it->second.size()];
+        if (e.value)
+          base = *e.value;
+        else
+          bytes = e.bytes;
+      }
+    }
+    if (!base && bytes.empty()) base = generator_.valid(root, s);
+    if (base) {
+      if ((s >> 24) % 8 == 0) {
+        bytes = json::write(*base);
+        source = "generated";
+      } else {
+        gen::Mutant m = mutator_.any(root, *base, s);
+        bytes = std::move(m.bytes);
+        source = std::string(gen::mutation_name(m.mutation)) + ": " + m.description;
+      }
+    } else {
+      source = "corpus bytes";
+    }
+    ++generated_;
+    SchemaCoverage::Probe probe;
+    decoder::DecodeResult r = decoder_.decode(root, bytes, &probe);
+    bool fresh_coverage;
+    {
+      std::lock_guard<std::mutex> lock(coverage_mutex_);
+      fresh_coverage = coverage_.finish(probe, r.accepted);
+    }
+    bool fresh_signature =
+        signatures_.insert(root.snake_name + "#" + cpp_signature(r, impls_.known_names())).second;
+    bool interesting = fresh_coverage || fresh_signature;
+    if (interesting) keep(root.snake_name, bytes);
+    if (interesting || (s >> 32) % o_.sample_every == 0) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      // The adapters are the bottleneck: when they are behind, samples are dropped and interesting
+      // inputs wait in the corpus (they are mutated again later); generation never blocks on an SDK.
+      if (queue_.size() >= 8 * o_.batch) {
+        ++dropped_;
+        return;
+      }
+      queue_.push_back({root.snake_name, std::move(bytes),
+                        "fuzz iteration " + std::to_string(i) + " (" + source + ")", s});
+      cv_.notify_one();
+    }
+  }
+
+  // --- adapters ---------------------------------------------------------------------------------
+
+  void send_loop() {
+    while (true) {
+      std::vector<Pending> batch;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        cv_.wait_for(lock, std::chrono::milliseconds(200),
+                     [&] { return queue_.size() >= o_.batch || generation_done_; });
+        if (queue_.empty()) {
+          if (generation_done_) return;
+          continue;
+        }
+        while (!queue_.empty() && batch.size() < o_.batch) {
+          batch.push_back(std::move(queue_.front()));
+          queue_.pop_front();
+        }
+      }
+      if (differential::stop_requested()) return;
+      std::vector<differential::DecodeRequest> requests;
+      for (const auto& p : batch) requests.push_back({p.root, p.bytes});
+      auto results = impls_.run(requests);
+      sent_ += batch.size();
+      for (std::size_t k = 0; k < results.size(); ++k) record(batch[k], results[k]);
+    }
+  }
+
+  void record(const Pending& p, const differential::PayloadResults& r) {
+    if (tuples_.insert(p.root + "#" + differential::outcome_tuple(r.results)).second) keep(p.root, p.bytes);
+    if (r.divergences.empty()) return;
+    bool all_defined = std::all_of(r.divergences.begin(), r.divergences.end(),
+                                   [](const auto& d) { return d.implementation_defined; });
+    std::lock_guard<std::mutex> lock(stats_mutex_);
+    ++divergent_inputs_;
+    if (!all_defined) ++contract_inputs_;
+    bool write = false;
+    for (const auto& d : r.divergences) {
+      ++by_class_[differential::class_name(d.cls)];
+      ++by_root_[p.root];
+      for (const auto& impl : d.implementations) ++by_impl_[impl];
+      if (d.implementation_defined) ++impl_defined_;
+      if (bucket_counts_[d.bucket]++ < o_.max_per_bucket) write = true;
+    }
+    if (!write) return;
+    findings::Finding f;
+    f.root = p.root;
+    f.input = p.bytes;
+    f.divergences = r.divergences;
+    f.results = r.results;
+    f.traits = differential::analyse_input(p.bytes).names();
+    f.seed = p.seed;
+    f.source = p.source;
+    f.replay = "crosscheck replay " + (fs::path(store_.dir()) / findings::finding_file_name(f)).string();
+    store_.write(f);
+    ++findings_written_;
+  }
+
+  // --- reporting --------------------------------------------------------------------------------
+
+  void report_progress(bool final_line) {
+    double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    std::ostringstream line;
+    line << std::fixed << std::setprecision(1) << "[fuzz " << elapsed << "s] inputs " << generated_ << " ("
+         << std::setprecision(0) << static_cast<double>(generated_) / std::max(elapsed, 1e-3)
+         << "/s in process), sent " << sent_ << " (" << static_cast<double>(sent_) / std::max(elapsed, 1e-3)
+         << "/s)";
+    {
+      std::lock_guard<std::mutex> lock(stats_mutex_);
+      line << ", divergences:";
+      if (by_class_.empty()) line << " none";
+      for (const auto& [c, n] : by_class_) line << " " << c << "=" << n;
+      line << ", buckets " << bucket_counts_.size();
+    }
+    {
+      std::lock_guard<std::mutex> lock(coverage_mutex_);
+      line << std::setprecision(1) << ", schema coverage " << coverage_.percent() << "%";
+    }
+    if (o_.live && !final_line) {
+      log_ << "\r" << line.str() << "\x1b[K" << std::flush;
+    } else {
+      log_ << (o_.live ? "\r" : "") << line.str() << (o_.live ? "\x1b[K\n" : "\n") << std::flush;
+    }
+  }
+
+  CampaignSummary summarize() {
+    CampaignSummary s;
+    s.generated = generated_;
+    s.sent = sent_;
+    s.divergent_inputs = divergent_inputs_;
+    s.contract_inputs = contract_inputs_;
+    s.buckets = bucket_counts_.size();
+    s.coverage_percent = coverage_.percent();
+    auto table = [&](const char* title, const std::map<std::string, std::size_t>& m) {
+      log_ << title << ":";
+      if (m.empty()) log_ << " none";
+      log_ << "\n";
+      for (const auto& [k, n] : m) log_ << "  " << std::left << std::setw(28) << k << n << "\n";
+    };
+    log_ << "\nsummary of " << o_.out << "\n";
+    table("divergences per class", by_class_);
+    table("divergences per root", by_root_);
+    table("divergences per implementation", by_impl_);
+    log_ << "inputs generated " << s.generated << ", sent to adapters " << s.sent << ", divergent "
+         << s.divergent_inputs << " (" << s.contract_inputs
+         << " on contract inputs, the rest implementation-defined)\n"
+         << "buckets " << s.buckets << ", finding files written this run " << findings_written_ << " in "
+         << store_.dir() << "\n"
+         << std::fixed << std::setprecision(1) << "schema coverage " << s.coverage_percent
+         << "% of (node, outcome) pairs: " << coverage_.reached_accepted() << "/" << coverage_.tracked()
+         << " nodes in an accepted payload, " << coverage_.reached_rejected() << "/" << coverage_.tracked()
+         << " in a rejected one (unreached nodes: " << (fs::path(o_.out) / "coverage.json").string() << ")\n";
+    auto skewed = impls_.skewed_roots();
+    if (!skewed.empty()) {
+      log_ << "skewed roots (not compared):";
+      for (const auto& r : skewed) log_ << " " << r;
+      log_ << "\n";
+    }
+    json::Value sum = json::Value::object();
+    sum.add("generated", json::Value::number(std::to_string(s.generated)));
+    sum.add("sent", json::Value::number(std::to_string(s.sent)));
+    sum.add("divergentInputs", json::Value::number(std::to_string(s.divergent_inputs)));
+    sum.add("contractInputs", json::Value::number(std::to_string(s.contract_inputs)));
+    sum.add("buckets", json::Value::number(std::to_string(s.buckets)));
+    auto obj = [](const std::map<std::string, std::size_t>& m) {
+      json::Value o = json::Value::object();
+      for (const auto& [k, n] : m) o.add(k, json::Value::number(std::to_string(n)));
+      return o;
+    };
+    sum.add("byClass", obj(by_class_));
+    sum.add("byRoot", obj(by_root_));
+    sum.add("byImplementation", obj(by_impl_));
+    sum.add("coveragePercent", json::Value::number(std::to_string(s.coverage_percent)));
+    json::WriteOptions pretty;
+    pretty.indent = 2;
+    findings::write_file_atomically((fs::path(o_.out) / "summary.json").string(),
+                                    json::write(sum, pretty) + "\n");
+    bool fail = s.contract_inputs > 0 || (o_.strict && s.divergent_inputs > 0);
+    s.exit_code = fail ? kExitDivergence : kExitClean;
+    return s;
+  }
+
+  const schema::Ir& ir_;
+  differential::ImplementationSet& impls_;
+  const CampaignOptions& o_;
+  std::ostream& log_;
+  decoder::Decoder decoder_;
+  gen::ValueGenerator generator_;
+  gen::Mutator mutator_;
+  SchemaCoverage coverage_;
+  findings::FindingStore store_;
+  std::vector<const schema::Root*> roots_;
+  Clock::time_point start_;
+  std::uint64_t first_iteration_ = 0;
+  std::atomic<std::uint64_t> generated_{0}, sent_{0}, dropped_{0};
+  std::set<std::string> signatures_;  // generation thread only
+  std::set<std::string> tuples_;      // sender thread only
+  std::mutex corpus_mutex_, coverage_mutex_, stats_mutex_, mutex_;
+  std::map<std::string, std::vector<Entry>> corpus_;
+  std::deque<Pending> queue_;
+  std::condition_variable cv_;
+  bool generation_done_ = false;
+  std::map<std::string, std::size_t> by_class_, by_root_, by_impl_, bucket_counts_;
+  std::uint64_t divergent_inputs_ = 0, contract_inputs_ = 0, impl_defined_ = 0, findings_written_ = 0;
+};
+
+}  // namespace
+
+CampaignSummary run_campaign(const schema::Ir& ir, differential::ImplementationSet& impls,
+                             const CampaignOptions& options, std::ostream& log) {
+  Campaign c(ir, impls, options, log);
+  return c.run();
+}
+
+}  // namespace crosscheck::campaign

@@ -1,0 +1,53 @@
+// campaign.hpp: `crosscheck fuzz`, a differential fuzz run.
+//
+// Algorithm: iteration i draws its own seed from (run seed, i), picks a root, and either generates a
+// valid instance or mutates a corpus entry of that root (gen::Mutator). The C++ decoder runs every
+// input in process with a coverage probe; inputs that reach new schema coverage, or give the decoder
+// a new outcome signature, join the corpus and go to the adapters, and so does a sample of the rest.
+// Adapter calls happen on a sender thread in batches: the generation loop never waits for an SDK.
+// An input whose tuple of per-implementation outcomes is new also joins the corpus (NEZHA).
+//
+// Output folder: run.json (the configuration; a different one is refused), corpus/<root>/<hash>.json,
+// findings/ (one atomic file per finding, at most max_per_bucket per bucket), state.json and
+// coverage.json (saved every few seconds and at the end, atomically), summary.json. Running again on
+// the same folder resumes: corpus, coverage, buckets and the iteration counter are read back.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "differential/implementation_set.hpp"
+#include "schema/ir.hpp"
+
+namespace crosscheck::campaign {
+
+struct CampaignOptions {
+  std::optional<double> seconds;      ///< --time
+  std::optional<std::uint64_t> runs;  ///< --runs (inputs generated)
+  std::uint64_t seed = 1;
+  std::string out = "crosscheck-out";
+  std::vector<std::string> roots;       ///< empty: every root
+  std::vector<std::string> seed_paths;  ///< extra seed files/folders (bytes; never fatal)
+  std::size_t batch = 128;              ///< requests per adapter batch
+  std::size_t sample_every = 16;        ///< send 1 in N uninteresting inputs too
+  std::size_t max_per_bucket = 3;       ///< finding files kept per bucket
+  bool strict = false;                  ///< count implementation-defined divergences as failures
+  bool live = false;                    ///< a live progress line (terminal) instead of periodic lines
+  std::string adapters_fingerprint;     ///< names of the implementations, for run.json
+};
+
+struct CampaignSummary {
+  std::uint64_t generated = 0, sent = 0, divergent_inputs = 0, contract_inputs = 0;
+  std::size_t buckets = 0;
+  double coverage_percent = 0;
+  int exit_code = 0;
+};
+
+/// Runs the campaign; throws Fatal (exit 2) for a bad or foreign output folder.
+CampaignSummary run_campaign(const schema::Ir& ir, differential::ImplementationSet& impls,
+                             const CampaignOptions& options, std::ostream& log);
+
+}  // namespace crosscheck::campaign

@@ -1,0 +1,95 @@
+// command_fuzz.cpp: `crosscheck fuzz`, the main job: a differential fuzz run (src/campaign).
+#include <unistd.h>
+
+#include <iostream>
+#include <regex>
+
+#include "campaign/campaign.hpp"
+#include "cli/adapter_options.hpp"
+#include "cli/command.hpp"
+#include "cli/schema_option.hpp"
+#include "util/result.hpp"
+
+namespace crosscheck::cli {
+namespace {
+
+struct FuzzOptions {
+  AdapterOptions adapters;
+  std::string time;
+  std::uint64_t runs = 0;
+  std::uint64_t seed = 1;
+  std::string out = "crosscheck-out";
+  std::vector<std::string> roots;
+  std::vector<std::string> seeds;
+  std::size_t batch = 128;
+  bool strict = false;
+};
+
+/// "90", "90s", "5m", "1h", "1h30m", "2m30s" -> seconds; Fatal with the accepted forms otherwise.
+double parse_duration(const std::string& text) {
+  static const std::regex form(R"(^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s?)?$)");
+  std::smatch m;
+  double seconds = 0;
+  if (!text.empty() && std::regex_match(text, m, form)) {
+    if (m[1].matched) seconds += 3600 * std::stod(m[1]);
+    if (m[2].matched) seconds += 60 * std::stod(m[2]);
+    if (m[3].matched) seconds += std::stod(m[3]);
+    if (seconds > 0) return seconds;
+  }
+  throw Fatal("--time '" + text + "': expected a positive duration such as 30, 30s, 5m, 1h or 1h30m");
+}
+
+int fuzz(const FuzzOptions& o) {
+  campaign::CampaignOptions c;
+  if (!o.time.empty()) c.seconds = parse_duration(o.time);
+  if (o.runs) c.runs = o.runs;
+  if (!c.seconds && !c.runs) c.seconds = 60;
+  c.seed = o.seed;
+  c.out = o.out;
+  c.roots = o.roots;
+  c.seed_paths = o.seeds;
+  c.batch = o.batch;
+  c.strict = o.strict;
+  c.live = ::isatty(2);
+  auto ir = load_ir_or_fail(o.adapters.schema);
+  differential::install_stop_handlers();
+  auto set = o.adapters.start();
+  for (const auto& n : set->names())
+    c.adapters_fingerprint += (c.adapters_fingerprint.empty() ? "" : ",") + n;
+  std::cerr << "fuzzing "
+            << (c.roots.empty() ? std::string("every root") : std::to_string(c.roots.size()) + " roots")
+            << " on " << c.adapters_fingerprint << " (seed " << c.seed << ", "
+            << (c.seconds ? std::to_string(static_cast<long long>(*c.seconds)) + " s"
+                          : std::to_string(*c.runs) + " inputs")
+            << ") -> " << c.out << "\n";
+  auto summary = campaign::run_campaign(ir, *set, c, std::cerr);
+  if (differential::stop_requested())
+    std::cerr << "interrupted: everything found so far is in " << c.out
+              << "; run the same command to resume\n";
+  return summary.exit_code;
+}
+
+const Registration kFuzz{CommandSpec{
+    "fuzz", "Differential fuzz run: generate and mutate payloads, send them to every implementation",
+    "  crosscheck fuzz --time 60s\n"
+    "  crosscheck fuzz --time 1h --adapters cpp,python,rust --jobs 2 --out nightly/\n"
+    "  crosscheck fuzz --runs 100000 --seed 7 --root effect --root intercept_request\n"
+    "  crosscheck fuzz --out nightly/      # again on the same folder: resumes",
+    [](CLI::App& sub) {
+      auto o = std::make_shared<FuzzOptions>();
+      o->adapters.add_to(sub);
+      sub.add_option("--time", o->time, "Time budget: 30, 30s, 5m, 1h, 1h30m (default 60s unless --runs)");
+      sub.add_option("--runs", o->runs, "Stop after this many generated inputs");
+      sub.add_option("--seed", o->seed, "Run seed (every input's seed derives from it)")
+          ->capture_default_str();
+      sub.add_option("--out", o->out, "Output folder (corpus, findings, coverage); an existing one resumes")
+          ->capture_default_str();
+      sub.add_option("--root", o->roots, "Fuzz only this root (repeatable)");
+      sub.add_option("--seeds", o->seeds, "Extra seed files or folders (any bytes)");
+      sub.add_option("--batch", o->batch, "Requests per adapter batch")->check(CLI::Range(1, 100000));
+      sub.add_flag("--strict", o->strict, "Fail on implementation-defined divergences too");
+      return [o] { return fuzz(*o); };
+    }}};
+
+}  // namespace
+}  // namespace crosscheck::cli

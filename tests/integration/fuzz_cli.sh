@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# fuzz_cli.sh BUILD_DIR: end-to-end checks of `crosscheck fuzz` with the real binary.
+#  1. a seeded fault (unknown enum value reported as an error) is found, in the acceptance class;
+#  2. a run resumes from its folder, and a folder of another configuration is refused (exit 2);
+#  3. kill -9 in the middle of a run loses no finding, and the run resumes;
+#  4. bad durations exit 2 with the accepted forms.
+set -u
+BUILD=${1:?usage: fuzz_cli.sh BUILD_DIR}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CC="$BUILD/crosscheck"
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+pass=0; fail=0
+check() { if eval "$2"; then pass=$((pass+1)); echo "PASS $1"; else fail=$((fail+1)); echo "FAIL $1"; fi; }
+PROXY="python3 $ROOT/tests/fake_adapters/faulty_proxy.py --fault unknown-enum-error -- $CC serve-adapter"
+
+# 1. The seeded fault is found, in the right class, naming the faulty implementation.
+"$CC" fuzz --runs 3000 --seed 3 --adapters cpp --adapter "faulty=$PROXY" --out "$OUT/fault" >"$OUT/fault.log" 2>&1
+rc=$?
+check "seeded fault makes the run fail (exit 1)" "[ $rc = 1 ]"
+check "seeded fault is an acceptance divergence with unknown_enum" "python3 - '$OUT/fault/findings' <<'PY'
+import glob, json, sys
+hits = 0
+for f in glob.glob(sys.argv[1] + '/*.json'):
+    d = json.load(open(f))
+    for dv in d['divergences']:
+        if dv['class'] == 'acceptance' and 'faulty' in dv['implementations'] and 'unknown_enum' in dv['detail']:
+            hits += 1
+sys.exit(0 if hits else 1)
+PY"
+
+# 2. Resume, and refusal of a foreign folder.
+"$CC" fuzz --runs 400 --seed 5 --adapters cpp --out "$OUT/resume" >"$OUT/r1.log" 2>&1
+"$CC" fuzz --runs 800 --seed 5 --adapters cpp --out "$OUT/resume" >"$OUT/r2.log" 2>&1
+check "second run on the same folder resumes" "grep -q 'resuming' '$OUT/r2.log'"
+"$CC" fuzz --runs 100 --seed 6 --adapters cpp --out "$OUT/resume" >"$OUT/r3.log" 2>&1
+rc=$?
+check "a folder of another configuration is refused with exit 2" "[ $rc = 2 ] && grep -q 'different configuration' '$OUT/r3.log'"
+
+# 3. kill -9 mid-run: every finding written is complete, and the run resumes.
+"$CC" fuzz --time 60s --seed 3 --adapters cpp --adapter "faulty=$PROXY" --out "$OUT/kill" >"$OUT/k1.log" 2>&1 &
+pid=$!
+sleep 6
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+pkill -9 -f "faulty_proxy.py" 2>/dev/null
+before=$(ls "$OUT/kill/findings" 2>/dev/null | grep -c '\.json$')
+check "findings were written before the kill" "[ ${before:-0} -gt 0 ]"
+check "no partial finding files after kill -9" "python3 - '$OUT/kill/findings' <<'PY'
+import glob, json, sys
+for f in glob.glob(sys.argv[1] + '/*.json'):
+    json.load(open(f))
+sys.exit(0)
+PY"
+"$CC" fuzz --time 3s --seed 3 --adapters cpp --adapter "faulty=$PROXY" --out "$OUT/kill" >"$OUT/k2.log" 2>&1
+after=$(ls "$OUT/kill/findings" | grep -c '\.json$')
+check "the killed run resumes and keeps its findings" "grep -q 'resuming' '$OUT/k2.log' && [ $after -ge $before ]"
+
+# 4. Bad durations.
+"$CC" fuzz --time 0 --adapters cpp --out "$OUT/bad" >"$OUT/b.log" 2>&1
+rc=$?
+check "--time 0 exits 2 naming the accepted forms" "[ $rc = 2 ] && grep -q '30s, 5m, 1h' '$OUT/b.log'"
+"$CC" fuzz --time 5parsecs --adapters cpp --out "$OUT/bad" >"$OUT/b2.log" 2>&1
+rc=$?
+check "--time 5parsecs exits 2" "[ $rc = 2 ]"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
