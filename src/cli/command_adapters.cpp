@@ -1,11 +1,18 @@
 // command_adapters.cpp: `crosscheck adapters`, who each adapter is, which schema it was generated from,
-// and which roots the implementations share (the skew table).
+// and which roots the implementations share (the skew table); with --check, the protocol conformance
+// suite (differential/conformance.hpp) against each selected adapter instead.
+#include <unistd.h>
+
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
+#include "differential/adapter_config.hpp"
+#include "differential/conformance.hpp"
 #include "json/value.hpp"
+#include "util/result.hpp"
 
 namespace crosscheck::cli {
 namespace {
@@ -54,14 +61,88 @@ int list_adapters(AdapterOptions options) {
   return kExitClean;
 }
 
+// The executable running now, so that --check on the cpp entry tests this build's serve-adapter when
+// the configured build/crosscheck does not exist.
+std::string self_executable() {
+  std::string buf(4096, '\0');
+  ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  if (n <= 0) return "";
+  buf.resize(static_cast<std::size_t>(n));
+  return buf;
+}
+
+// Exit 0 when every check of every started adapter passed, 1 when a check failed, 3 when an adapter
+// that should run could not start. An unavailable adapter in the default selection (an SDK checkout
+// that is not set up here) is reported as skipped; one named with --adapters counts as not started.
+int check_adapters(const AdapterOptions& options) {
+  std::string config_path =
+      options.config.empty() ? differential::default_adapter_config_path() : options.config;
+  auto all = differential::load_adapter_config(config_path, differential::repository_root());
+  if (!all.ok()) throw Fatal(all.error());
+  std::vector<differential::AdapterConfig> extra;
+  for (const auto& a : options.adhoc) {
+    auto c = differential::parse_adhoc_adapter(a);
+    if (!c.ok()) throw Fatal(c.error());
+    extra.push_back(std::move(c).value());
+  }
+  auto selected = differential::select_adapters(all.value(), options.adapters, extra);
+  if (!selected.ok()) throw Fatal(selected.error());
+  bool explicit_choice = !options.adapters.empty();
+  differential::conformance::Options o;
+  o.deadline = std::chrono::milliseconds(static_cast<long long>(options.deadline_s * 1000));
+  o.in_flight = options.in_flight;
+  std::size_t passed = 0, failed = 0, not_started = 0, skipped = 0;
+  for (auto config : selected.value()) {
+    if (config.unavailable && config.spec.name == "cpp" && config.spec.argv.size() >= 2 &&
+        config.spec.argv[1] == "serve-adapter") {
+      std::string self = self_executable();
+      if (!self.empty()) {
+        std::cout << "note: cpp: " << *config.unavailable << "; checking this executable instead: " << self
+                  << "\n";
+        config.spec.argv[0] = self;
+        config.unavailable.reset();
+      }
+    }
+    if (config.unavailable) {
+      bool named = explicit_choice || std::any_of(extra.begin(), extra.end(), [&](const auto& e) {
+                     return e.spec.name == config.spec.name;
+                   });
+      std::cout << "adapter " << config.spec.name << ": " << (named ? "CANNOT START" : "SKIPPED")
+                << " (unavailable: " << *config.unavailable << ")\n";
+      ++(named ? not_started : skipped);
+      continue;
+    }
+    auto report = differential::conformance::run(config.spec, o);
+    std::cout << differential::conformance::format(report) << std::flush;
+    if (report.start_error) {
+      ++not_started;
+    } else {
+      ++(report.passed() ? passed : failed);
+    }
+    if (differential::stop_requested()) break;
+  }
+  std::cout << "\n"
+            << passed << " conformant, " << failed << " with failed checks, " << not_started
+            << " could not start, " << skipped << " skipped (unavailable)\n";
+  if (not_started) return kExitAdapter;
+  return failed ? kExitDivergence : kExitClean;
+}
+
 const Registration kAdapters{CommandSpec{
     "adapters", "Start every configured adapter and print its identity, schema and the per-root skew table",
     "  crosscheck adapters\n"
-    "  crosscheck adapters --adapters cpp,python,rust",
+    "  crosscheck adapters --adapters cpp,python,rust\n"
+    "  crosscheck adapters --check                      # protocol conformance of every default adapter\n"
+    "  crosscheck adapters --check --adapter mine='./my-adapter'\n"
+    "--check exits 0 when every check passed, 1 when one failed, 3 when an adapter could not start.",
     [](CLI::App& sub) {
       auto o = std::make_shared<AdapterOptions>();
+      auto check = std::make_shared<bool>(false);
       o->add_to(sub);
-      return [o] { return list_adapters(*o); };
+      sub.add_flag("--check", *check,
+                   "Run the protocol conformance suite (handshake, ids, pipelining, error rules, "
+                   "shutdown) against each selected adapter");
+      return [o, check] { return *check ? check_adapters(*o) : list_adapters(*o); };
     }}};
 
 }  // namespace

@@ -33,6 +33,11 @@ Per request, markers in the decoded input bytes:
   EXITLATER   answer, then exit 0 (a death between batches)
 --concurrent handles each request on its own thread, so answers come back out of order.
 --no-bench answers the bench op the way an adapter without it would (outcome error).
+--strict follows the protocol's error rules instead of accepting whatever comes (the conformance
+  suite's well-behaved adapter): a hello for another protocol is refused (exit 2), a bad request line
+  is answered with outcome error, an unknown root is unsupported, invalid base64 and bytes that are
+  not UTF-8 are errors, text that is not JSON is rejected with invalid_json.
+--always MARKER applies a per-request marker to every decode (repeatable), e.g. --always WRONGID.
 """
 
 import argparse
@@ -70,9 +75,30 @@ def hello():
             "lock": {"generator": "fake"}, "schemaBundle": None, "roots": ["intercept_request", "session_start"]}
 
 
+def strict_answer(rid, request):
+    """The protocol's answer for input that cannot reach a decoder, or None (--strict)."""
+    if request["root"] not in hello()["roots"]:
+        return answer(rid, None, "unsupported")
+    try:
+        text = base64.b64decode(request["input"], validate=True).decode("utf-8")
+    except (ValueError, TypeError) as error:
+        bad = "input is not UTF-8" if isinstance(error, UnicodeDecodeError) else "invalid base64"
+        return dict(answer(rid, None, "error"), message=bad)
+    try:
+        json.loads(text)
+    except ValueError:
+        return answer(rid, None, "rejected", [{"path": "", "code": "invalid_json", "severity": "error"}])
+    return None
+
+
 def decode(args, request):
     rid, b64 = request["id"], request["input"]
-    raw = base64.b64decode(b64)
+    if args.strict:
+        early = strict_answer(rid, request)
+        if early is not None:
+            send(early)
+            return
+    raw = base64.b64decode(b64) + "".join(args.always).encode()
     slow = re.search(rb"SLOW(\d+)", raw)
     if slow:
         time.sleep(int(slow.group(1)) / 1000.0)
@@ -124,6 +150,9 @@ def decode(args, request):
 
 def handshake(args, line):
     request = json.loads(line)
+    if args.strict and request != {"op": "hello", "protocol": 1}:
+        send({"op": "hello", "protocol": 1, "error": "unsupported protocol %s" % request.get("protocol")})
+        os._exit(2)
     assert request == {"op": "hello", "protocol": 1}, request
     mode = args.mode
     if mode == "down-on-restart":
@@ -154,6 +183,25 @@ def handshake(args, line):
     send_raw(line)
 
 
+def strict_request(line):
+    """(request, None), or (the id to answer with, why the line is a bad request) (--strict)."""
+    try:
+        request = json.loads(line)
+    except ValueError as error:
+        return None, "not JSON: %s" % error
+    if not isinstance(request, dict):
+        return None, "not a JSON object"
+    rid = request.get("id") if type(request.get("id")) is int else None
+    op = request.get("op")
+    if op == "shutdown":
+        return request, None
+    if op not in ("decode", "bench"):
+        return rid, "unknown op %r" % (op,)
+    if rid is None or not isinstance(request.get("root"), str) or not isinstance(request.get("input"), str):
+        return rid, "%s needs an integer id, a string root and input" % op
+    return request, None
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="normal")
@@ -162,6 +210,8 @@ def main():
     parser.add_argument("--no-bench", action="store_true")
     parser.add_argument("--flood-bytes", type=int, default=20 << 20)
     parser.add_argument("--long-line-bytes", type=int, default=1 << 20)
+    parser.add_argument("--strict", action="store_true")
+    parser.add_argument("--always", action="append", default=[])
     args = parser.parse_args()
     lines = iter(sys.stdin.buffer.readline, b"")
     first = next(lines, None)
@@ -169,7 +219,15 @@ def main():
         return 0
     handshake(args, first)
     for line in lines:
-        request = json.loads(line)
+        if args.strict:
+            if not line.strip():
+                continue
+            request, problem = strict_request(line)
+            if problem:
+                send(dict(answer(request, None, "error"), message="bad request: " + problem))
+                continue
+        else:
+            request = json.loads(line)
         op = request.get("op")
         if op == "shutdown":
             return 0

@@ -1,0 +1,191 @@
+// Tests of the adapter conformance suite (`crosscheck adapters --check`): the fake adapter in --strict
+// mode passes every check; the permissive fake and the misbehaving ones fail exactly the checks
+// that cover what they do wrong; crosscheck serve-adapter (when built) passes every check.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "differential/conformance.hpp"
+#include "schema/loader.hpp"
+
+namespace crosscheck::differential::conformance {
+namespace {
+
+using namespace std::chrono_literals;
+
+const std::string kFake = std::string(CROSSCHECK_SOURCE_DIR) + "/tests/fake_adapters/fake_adapter.py";
+
+// The system interpreter when there is one: a version-manager shim (pyenv) costs a quarter second
+// per start, and these tests start some fifty processes.
+std::string python() { return std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3"; }
+
+AdapterSpec fake(std::vector<std::string> args) {
+  AdapterSpec spec;
+  spec.name = "fake";  // what the fake's hello calls itself
+  spec.argv = {python(), kFake};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  return spec;
+}
+
+Options quick(std::vector<std::string> only = {}) {
+  Options o;
+  o.deadline = 5000ms;
+  o.hello_deadline = 10000ms;
+  o.only = std::move(only);
+  return o;
+}
+
+std::map<std::string, const CheckResult*> by_name(const Report& r) {
+  std::map<std::string, const CheckResult*> out;
+  for (const auto& c : r.checks) out[c.name] = &c;
+  return out;
+}
+
+std::set<std::string> failed(const Report& r) {
+  std::set<std::string> out;
+  for (const auto& c : r.checks) {
+    if (!c.passed) out.insert(c.name);
+  }
+  return out;
+}
+
+TEST(Conformance, StrictFakePassesEveryCheck) {
+  Report r = run(fake({"--strict"}), quick());
+  ASSERT_FALSE(r.start_error) << *r.start_error;
+  EXPECT_TRUE(r.passed()) << format(r);
+  std::vector<std::string> names;
+  for (const auto& c : r.checks) names.push_back(c.name);
+  EXPECT_EQ(names, check_names());  // every check ran, none skipped
+  auto checks = by_name(r);
+  EXPECT_NE(checks["handshake"]->detail.find("fake 0.0.1 (python"), std::string::npos);
+  EXPECT_NE(checks["bench-op"]->detail.find("3 iterations"), std::string::npos);
+  EXPECT_NE(checks["refuses-protocol-999"]->detail.find("exit status 2"), std::string::npos);
+  EXPECT_NE(format(r).find("all 13 checks passed"), std::string::npos);
+}
+
+TEST(Conformance, ConcurrentStrictFakeMayAnswerInAnyOrder) {
+  Report r = run(fake({"--strict", "--concurrent"}), quick());
+  EXPECT_TRUE(r.passed()) << format(r);
+}
+
+// The pool's permissive fake accepts whatever comes and dies on what it cannot decode: exactly the
+// error-rule checks fail, and the checks after each death still run on a fresh process.
+TEST(Conformance, PermissiveFakeFailsTheErrorRules) {
+  Report r = run(fake({}), quick());
+  ASSERT_FALSE(r.start_error) << *r.start_error;
+  EXPECT_EQ(failed(r), (std::set<std::string>{"unknown-root", "invalid-base64", "invalid-json", "not-utf8",
+                                              "bad-request-lines", "refuses-protocol-999"}))
+      << format(r);
+  EXPECT_EQ(r.checks.size(), check_names().size());
+  auto checks = by_name(r);
+  EXPECT_NE(checks["unknown-root"]->detail.find("answered accepted, want unsupported"), std::string::npos)
+      << checks["unknown-root"]->detail;
+  // It crashed on the request: the reason says so, with its Python traceback from stderr.
+  EXPECT_NE(checks["invalid-base64"]->detail.find("died"), std::string::npos)
+      << checks["invalid-base64"]->detail;
+  EXPECT_NE(checks["invalid-base64"]->stderr_tail.find("Error"), std::string::npos);
+  EXPECT_NE(checks["not-utf8"]->detail.find("want error or rejected"), std::string::npos);
+  EXPECT_NE(checks["refuses-protocol-999"]->detail.find("exited with status 1"), std::string::npos)
+      << checks["refuses-protocol-999"]->detail;
+  EXPECT_NE(format(r).find("FAIL invalid-json"), std::string::npos);
+}
+
+TEST(Conformance, WrongIdFailsTheIdCheck) {
+  Report r = run(fake({"--strict", "--always", "WRONGID"}),
+                 quick({"ids-echoed", "pipelining", "refuses-protocol-999"}));
+  auto checks = by_name(r);
+  ASSERT_TRUE(checks.count("ids-echoed")) << format(r);
+  EXPECT_TRUE(checks["handshake"]->passed);
+  EXPECT_FALSE(checks["ids-echoed"]->passed);
+  EXPECT_NE(checks["ids-echoed"]->detail.find("request id 1 was answered with id 1000000001"),
+            std::string::npos)
+      << checks["ids-echoed"]->detail;
+  EXPECT_FALSE(checks["pipelining"]->passed);
+  EXPECT_NE(checks["pipelining"]->detail.find("which no request had"), std::string::npos);
+  EXPECT_TRUE(checks["refuses-protocol-999"]->passed);
+  EXPECT_EQ(r.checks.size(), 4u);  // handshake and the three chosen
+}
+
+TEST(Conformance, GarbageAnswerFailsWithTheLine) {
+  Report r = run(fake({"--strict", "--always", "GARBAGE"}), quick({"ids-echoed"}));
+  auto checks = by_name(r);
+  EXPECT_FALSE(checks["ids-echoed"]->passed);
+  EXPECT_NE(checks["ids-echoed"]->detail.find("not JSON"), std::string::npos) << checks["ids-echoed"]->detail;
+  EXPECT_NE(checks["ids-echoed"]->detail.find("this is not json"), std::string::npos);
+}
+
+TEST(Conformance, SecondAnswerIsChargedToTheCheckThatCausedIt) {
+  // Every answer is doubled: the repeat is seen by the check whose stream it lands in.
+  Report r = run(fake({"--strict", "--always", "TWICE"}), quick({"ids-echoed", "pipelining"}));
+  auto checks = by_name(r);
+  EXPECT_FALSE(checks["ids-echoed"]->passed);
+  EXPECT_NE(checks["ids-echoed"]->detail.find("request id 42 was answered with id 1"), std::string::npos)
+      << checks["ids-echoed"]->detail;
+  EXPECT_FALSE(checks["pipelining"]->passed);
+  EXPECT_NE(checks["pipelining"]->detail.find("a second answer for id"), std::string::npos)
+      << checks["pipelining"]->detail;
+}
+
+TEST(Conformance, HangIsATimeoutNotAWait) {
+  Options o = quick({"ids-echoed"});
+  o.deadline = 300ms;
+  Report r = run(fake({"--strict", "--always", "HANG"}), o);
+  auto checks = by_name(r);
+  EXPECT_FALSE(checks["ids-echoed"]->passed);
+  EXPECT_NE(checks["ids-echoed"]->detail.find("nothing came within 300 ms"), std::string::npos)
+      << checks["ids-echoed"]->detail;
+  EXPECT_NE(checks["ids-echoed"]->stderr_tail.find("hanging on request 1"), std::string::npos);
+}
+
+TEST(Conformance, AdapterThatCannotStart) {
+  AdapterSpec missing;
+  missing.name = "missing";
+  missing.argv = {"/nonexistent/crosscheck-adapter"};
+  Report r = run(missing, quick());
+  ASSERT_TRUE(r.start_error);
+  EXPECT_TRUE(r.checks.empty());
+  EXPECT_FALSE(r.passed());
+  EXPECT_NE(format(r).find("CANNOT START"), std::string::npos);
+
+  Report dies = run(fake({"--mode", "exit-in-hello"}), quick());
+  ASSERT_TRUE(dies.start_error);
+  EXPECT_NE(dies.start_error->find("exited with status 3"), std::string::npos) << *dies.start_error;
+  EXPECT_NE(dies.start_stderr_tail.find("refusing to start"), std::string::npos);
+}
+
+TEST(Conformance, BadHelloFailsTheHandshakeOnly) {
+  AdapterSpec wrong_name = fake({"--strict"});
+  wrong_name.name = "notfake";
+  Report r = run(wrong_name, quick());
+  ASSERT_EQ(r.checks.size(), 1u) << format(r);
+  EXPECT_FALSE(r.checks[0].passed);
+  EXPECT_NE(r.checks[0].detail.find("is not the configured name \"notfake\""), std::string::npos);
+
+  Report p2 = run(fake({"--mode", "protocol2"}), quick());
+  ASSERT_EQ(p2.checks.size(), 1u);
+  EXPECT_NE(p2.checks[0].detail.find("\"protocol\" must be 1, got 2"), std::string::npos)
+      << p2.checks[0].detail;
+}
+
+// The C++ decoder behind the protocol, on the installed schema, when this build dir has the binary.
+TEST(Conformance, ServeAdapterPassesEveryCheck) {
+  std::string exe = std::string(CROSSCHECK_BINARY_DIR) + "/crosscheck";
+  if (!std::filesystem::exists(exe) || !schema::default_schema_path()) {
+    GTEST_SKIP() << "no " << exe << " or no installed schema";
+  }
+  AdapterSpec spec;
+  spec.name = "cpp";
+  spec.argv = {exe, "serve-adapter"};
+  Report r = run(spec, quick());
+  ASSERT_FALSE(r.start_error) << *r.start_error;
+  EXPECT_TRUE(r.passed()) << format(r);
+  EXPECT_EQ(r.checks.size(), check_names().size());
+  // The real schema has content_reference: the large payload is accepted and re-encoded.
+  EXPECT_NE(by_name(r)["large-payload"]->detail.find("answered accepted"), std::string::npos)
+      << by_name(r)["large-payload"]->detail;
+}
+
+}  // namespace
+}  // namespace crosscheck::differential::conformance
