@@ -25,8 +25,11 @@ bool outcome_deciding(const schema::Shape& s) {
 
 SchemaCoverage::SchemaCoverage(const schema::Ir& ir)
     : by_id_(ir.node_count, nullptr), flags_(ir.node_count, 0) {
+  // Only nodes a root can reach count: a definition no root uses can never be exercised.
+  std::vector<bool> seen(ir.node_count, false);
   std::function<void(const schema::ShapePtr&, bool)> walk = [&](const schema::ShapePtr& s, bool arm) {
-    if (!s || s->id >= by_id_.size() || by_id_[s->id]) return;
+    if (!s || s->id >= seen.size() || seen[s->id]) return;
+    seen[s->id] = true;
     // Union arms are tracked whatever their kind: reaching an arm is what decides a union.
     if (arm || outcome_deciding(*s)) {
       by_id_[s->id] = s.get();
@@ -36,8 +39,13 @@ SchemaCoverage::SchemaCoverage(const schema::Ir& ir)
     walk(s->items, false);
     walk(s->additional_shape, false);
     for (const auto& v : s->variants) walk(v, s->kind == schema::ShapeKind::kUnion);
+    if (s->kind == schema::ShapeKind::kRef) {
+      if (const schema::NamedType* t = ir.find_type(s->ref)) walk(t->shape, false);
+    }
   };
-  for (const auto& [name, type] : ir.types) walk(type.shape, false);
+  for (const auto& root : ir.roots) {
+    if (const schema::NamedType* t = ir.find_type(root.public_name)) walk(t->shape, false);
+  }
 }
 
 void SchemaCoverage::Probe::visit(const schema::Shape& node, bool) { nodes.push_back(node.id); }

@@ -1,9 +1,9 @@
 // schema_coverage.hpp: which outcome-deciding IR nodes a fuzz run has exercised, and how.
 //
-// Outcome-deciding nodes are the ones the decoder reports through CoverageSink: union arms and unions,
-// enums, literals, and objects with required members or forbidden sets. A node counts as covered in an
-// outcome when some payload that visited it ended accepted (resp. rejected); the figure printed is the
-// share of (node, outcome) pairs reached, and the nodes never reached are listed by source pointer.
+// Outcome-deciding nodes reachable from a root are the ones the decoder reports through CoverageSink: union
+// arms and unions, enums, literals, and objects with required members or forbidden sets. A node counts as
+// covered in an outcome when some payload that visited it ended accepted (resp. rejected); the figure printed
+// is the share of (node, outcome) pairs reached, and the nodes never reached are listed by source pointer.
 #pragma once
 
 #include <cstdint>
