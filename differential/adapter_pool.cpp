@@ -20,6 +20,11 @@
 // A restart whose handshake fails leaves the process down; pending requests then go to the pool's
 // other processes, or, when none is left, get crash results naming the reason. The next decode()
 // tries to start the down processes again, so the pool stays usable once the cause is gone.
+// Throughput: an adapter writes and flushes one answer at a time, so a loop that polls after each
+// one wakes (and refills one request) per answer, and on a shared machine the context switches
+// cost more than the answer itself (bench/bench_adapters, docs/benchmarks.md). While every busy
+// process still has at least half its window queued, the loop lets a few answers collect before
+// it polls (coalesce()): the adapter never runs dry, and the refill goes out in one write.
 #include "differential/adapter_pool.hpp"
 
 #include <poll.h>
@@ -46,6 +51,14 @@ constexpr milliseconds kShutdownGrace{2000};  // after {"op":"shutdown"}, before
 // Requests are handed to a process only while less than this is waiting to be written to it, so a
 // batch of large payloads for an adapter that stopped reading does not pile up in memory.
 constexpr std::size_t kMaxQueuedBytes = std::size_t{8} << 20;
+// Coalescing (coalesce()): at most this long, this many answers, and about this many bytes of
+// answers waiting in the adapter's stdout pipe (64 KiB on Linux), so the adapter never blocks on it.
+constexpr std::chrono::microseconds kMaxCoalesce{2000};
+constexpr std::size_t kCoalesceAnswers = 16;
+constexpr double kCoalesceBytes = 24 * 1024;
+constexpr std::size_t kPipeBytes = 64 * 1024;
+// How often to look for a child that exited while a helper still holds its stdout (a syscall).
+constexpr milliseconds kExitCheckEvery{10};
 
 enum class Kind { kDecode, kBench };
 
@@ -74,6 +87,9 @@ struct Proc {
   std::map<std::uint64_t, InFlight> in_flight;    // by id, which is send order
   std::map<std::uint64_t, std::size_t> answered;  // this call, this process: id -> slot
   std::string down_reason, down_tail;             // why the last start failed
+  // Pace of answers, for coalesce(): moving averages of the time per answer and of its line size.
+  Clock::time_point last_read;
+  double answer_seconds = 0, answer_bytes = 0;
 };
 
 // Blocks SIGPIPE in this thread while the pool writes to children, then discards one that a write
@@ -155,6 +171,8 @@ class AdapterPool::Impl {
   void on_overlong(Proc& p);
   void check_deadlines();
   void check_exits();
+  void coalesce();
+  void note_answers(Proc& p, std::size_t answers, std::size_t bytes);
   void read_output(Proc& p, std::uint64_t generation);
   Clock::time_point next_deadline() const;
   void interrupt();
@@ -167,7 +185,9 @@ class AdapterPool::Impl {
   bool closed = false;
   std::uint64_t next_id = 1;
   std::vector<Slot> slots;
+  std::size_t done_count = 0;  // slots done: all_done() is asked every round
   std::deque<std::size_t> pending;
+  Clock::time_point last_exit_check;
 };
 
 void AdapterPool::Impl::launch(Proc& p) {
@@ -175,6 +195,8 @@ void AdapterPool::Impl::launch(Proc& p) {
   p.in_flight.clear();
   p.answered.clear();
   p.process.reset();
+  p.answer_seconds = p.answer_bytes = 0;
+  p.last_read = Clock::time_point();
   auto spawned = AdapterProcess::spawn(spec, options.stderr_tail_bytes);
   if (!spawned.ok()) {
     p.state = State::kDown;
@@ -209,6 +231,7 @@ void AdapterPool::Impl::finish(std::size_t slot, Outcome outcome, std::string me
   s.result.stderr_tail = std::move(tail);
   s.result.millis = ms;
   s.nanos.reset();
+  if (!s.done) ++done_count;
   s.done = true;
   if (outcome == Outcome::kCrash) ++counters.crashes;
   if (outcome == Outcome::kTimeout) ++counters.timeouts;
@@ -313,6 +336,7 @@ void AdapterPool::Impl::on_answer(Proc& p, std::string_view line) {
     }
     s.nanos = nanos.value();
   }
+  if (!s.done) ++done_count;
   s.done = true;
   p.in_flight.erase(it);
   p.answered[*id] = f.slot;
@@ -476,11 +500,14 @@ void AdapterPool::Impl::service(Clock::duration max_wait) {
 void AdapterPool::Impl::read_output(Proc& p, std::uint64_t generation) {
   std::vector<std::string> lines;
   auto status = p.process->read_lines(lines, options.max_line_bytes);
+  std::size_t bytes = 0;
   for (const std::string& line : lines) {
     if (p.generation != generation) return;  // a line before this one ended the process
     on_line(p, line);
+    bytes += line.size() + 1;
   }
   if (p.generation != generation) return;
+  if (p.state == State::kReady && !lines.empty()) note_answers(p, lines.size(), bytes);
   if (status == AdapterProcess::ReadStatus::kEof) on_eof(p);
   if (status == AdapterProcess::ReadStatus::kOverlong) on_overlong(p);
 }
@@ -515,12 +542,54 @@ void AdapterPool::Impl::interrupt() {
   }
 }
 
-bool AdapterPool::Impl::all_done() const {
-  return std::all_of(slots.begin(), slots.end(), [](const Slot& s) { return s.done; });
+bool AdapterPool::Impl::all_done() const { return done_count == slots.size(); }
+
+void AdapterPool::Impl::note_answers(Proc& p, std::size_t answers, std::size_t bytes) {
+  auto now = Clock::now();
+  double per_line = static_cast<double>(bytes) / static_cast<double>(answers);
+  p.answer_bytes = p.answer_bytes == 0 ? per_line : 0.8 * p.answer_bytes + 0.2 * per_line;
+  // The pace is sampled only between two reads while the process was busy throughout: time it
+  // spent idle (between batches, before its first answer) says nothing about it. A sample is
+  // capped at the longest wait, so one stall (a collection pause) cannot hold the average up.
+  if (p.last_read != Clock::time_point()) {
+    double per_answer =
+        std::min(std::chrono::duration<double>(now - p.last_read).count() / static_cast<double>(answers),
+                 std::chrono::duration<double>(kMaxCoalesce).count());
+    p.answer_seconds = p.answer_seconds == 0 ? per_answer : 0.8 * p.answer_seconds + 0.2 * per_answer;
+  }
+  p.last_read = p.in_flight.empty() ? Clock::time_point() : now;
+}
+
+void AdapterPool::Impl::coalesce() {
+  auto wait = std::chrono::duration_cast<Clock::duration>(kMaxCoalesce);
+  bool busy = false;
+  for (const Proc& p : procs) {
+    if (p.state != State::kReady || p.in_flight.empty()) continue;
+    // Only while this process has plenty in flight. Requests still queued on this side are fine
+    // (its stdin pipe was full when they stalled, so it has work), unless a line longer than the
+    // pipe may be among them: the adapter would wait for its rest.
+    if (p.process->queued_bytes() > kPipeBytes ||
+        p.in_flight.size() < std::max<std::size_t>(8, options.max_in_flight / 2) || p.answer_seconds <= 0) {
+      return;
+    }
+    double room = std::min<double>(kCoalesceAnswers, kCoalesceBytes / std::max(1.0, p.answer_bytes));
+    room = std::min(room, static_cast<double>(p.in_flight.size() - options.max_in_flight / 4));
+    auto span =
+        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(room * p.answer_seconds));
+    wait = std::min(wait, span);
+    busy = true;
+  }
+  if (!busy || wait < std::chrono::microseconds(50)) return;
+  // Sleep on the stop pipe, so a Ctrl-C still ends the wait at once.
+  pollfd stop{stop_wake_fd(), POLLIN, 0};
+  auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(wait).count();
+  timespec ts{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
+  ::ppoll(stop.fd >= 0 ? &stop : nullptr, stop.fd >= 0 ? 1 : 0, &ts, nullptr);
 }
 
 void AdapterPool::Impl::run_batch() {
   SigpipeGuard guard;
+  for (Proc& p : procs) p.last_read = Clock::time_point();  // idle since the last call
   // Anything a ready process wrote while idle belongs to no request: settle it before sending.
   service(Clock::duration::zero());
   check_exits();
@@ -537,8 +606,12 @@ void AdapterPool::Impl::run_batch() {
     }
     dispatch();
     if (all_done()) break;
+    coalesce();
     service(kPollCap);
-    check_exits();
+    if (auto now = Clock::now(); now - last_exit_check >= kExitCheckEvery) {
+      last_exit_check = now;
+      check_exits();
+    }
     check_deadlines();
   }
   for (Proc& p : procs) p.answered.clear();
@@ -574,6 +647,7 @@ std::optional<StartError> AdapterPool::Impl::start() {
 
 std::vector<ImplResult> AdapterPool::Impl::decode(const std::vector<DecodeRequest>& requests) {
   slots.assign(requests.size(), Slot{});
+  done_count = 0;
   pending.clear();
   for (std::size_t i = 0; i < requests.size(); ++i) {
     slots[i].request = &requests[i];
@@ -591,6 +665,7 @@ std::vector<ImplResult> AdapterPool::Impl::decode(const std::vector<DecodeReques
   results.reserve(slots.size());
   for (Slot& s : slots) results.push_back(std::move(s.result));
   slots.clear();
+  done_count = 0;
   return results;
 }
 
@@ -598,6 +673,7 @@ std::optional<std::uint64_t> AdapterPool::Impl::bench(const DecodeRequest& reque
                                                       std::uint64_t iterations) {
   if (closed || stop_requested()) return std::nullopt;
   slots.assign(1, Slot{});
+  done_count = 0;
   slots[0].kind = Kind::kBench;
   slots[0].request = &request;
   slots[0].iterations = iterations;
@@ -605,6 +681,7 @@ std::optional<std::uint64_t> AdapterPool::Impl::bench(const DecodeRequest& reque
   run_batch();
   auto nanos = slots[0].nanos;
   slots.clear();
+  done_count = 0;
   return nanos;
 }
 

@@ -277,6 +277,9 @@ AdapterProcess::ReadStatus AdapterProcess::read_lines(std::vector<std::string>& 
       overlong_prefix_ = read_buf_.substr(0, 256);
       return ReadStatus::kOverlong;
     }
+    // A short read emptied the pipe: asking again would only return EAGAIN (one syscall per wake-up
+    // saved); EOF or more data shows up at the next poll.
+    if (static_cast<std::size_t>(n) < sizeof chunk) break;
   }
   if (eof) {
     close_fd(out_);
@@ -301,6 +304,7 @@ void AdapterProcess::drain_stderr() {
     if (data.size() > tail_cap_) data.remove_prefix(data.size() - tail_cap_);
     tail_.append(data);
     if (tail_.size() > 2 * tail_cap_) tail_.erase(0, tail_.size() - tail_cap_);
+    if (static_cast<std::size_t>(n) < sizeof chunk) break;  // drained (see read_lines)
   }
 }
 

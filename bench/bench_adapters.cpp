@@ -1,0 +1,388 @@
+// bench_adapters: how much of each SDK's own speed the harness delivers.
+//
+// For each adapter (default cpp, python, rust; --adapters to choose), on the same real-schema
+// payloads (corpus/examples/*.json, root = file name up to the first '.'):
+//   harness      requests/s through AdapterPool::decode, one process, pipelined (--in-flight), in
+//                batches of --batch requests for about --seconds;
+//   in-process   requests/s the adapter reports for the same payloads through the bench op
+//                (parse + encode inside the SDK, no protocol);
+//   ratio        harness / in-process (the goal is at least 0.8);
+//   cpp/SDK      the in-process C++ decoder's rate (decoder::Decoder here, same payloads) over the
+//                SDK's in-process rate.
+// Rates over the payload mix are harmonic: each payload counts once per round, as in the harness.
+// An adapter that cannot start is reported as skipped with the reason; one without the bench op
+// gets its harness rate and no ratio. The load average is printed before and after, since the
+// figures only mean something next to it.
+// Usage: bench_adapters [--adapters a,b] [--seconds S] [--in-flight N] [--batch N] [root:file.json ...]
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "decoder/decoder.hpp"
+#include "differential/adapter_config.hpp"
+#include "differential/adapter_pool.hpp"
+#include "schema/loader.hpp"
+
+namespace {
+
+using namespace crosscheck;
+using Clock = std::chrono::steady_clock;
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string load_average() {
+  double load[3] = {0, 0, 0};
+  if (::getloadavg(load, 3) != 3) return "unknown";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.2f %.2f %.2f (1/5/15 min; %ld cores)", load[0], load[1], load[2],
+                ::sysconf(_SC_NPROCESSORS_ONLN));
+  return buf;
+}
+
+std::string self_dir() {
+  std::string buf(4096, '\0');
+  ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  if (n <= 0) return ".";
+  buf.resize(static_cast<std::size_t>(n));
+  return std::filesystem::path(buf).parent_path().string();
+}
+
+// CPU seconds (user + system) this process has used so far.
+double self_cpu_seconds() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  auto secs = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return secs(u.ru_utime) + secs(u.ru_stime);
+}
+
+// CPU seconds used so far by this process's live children (the adapter processes and, for a
+// wrapper, not its own children), from /proc/<pid>/stat: how the work splits between harness and
+// adapter is what the ratio depends on when both share the cores.
+double children_cpu_seconds() {
+  double total = 0;
+  const long ticks = ::sysconf(_SC_CLK_TCK);
+  const std::string me = std::to_string(::getpid());
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    std::string name = e.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string stat = read_file(e.path() / "stat");
+    auto paren = stat.rfind(')');
+    if (paren == std::string::npos) continue;
+    std::istringstream fields(stat.substr(paren + 2));
+    std::string state, ppid, skip;
+    fields >> state >> ppid;
+    if (ppid != me) continue;
+    for (int k = 0; k < 9; ++k) fields >> skip;  // pgrp .. cmajflt
+    double utime = 0, stime = 0;
+    fields >> utime >> stime;
+    total += (utime + stime) / static_cast<double>(ticks);
+  }
+  return total;
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << v;
+  return out.str();
+}
+
+struct Payload {
+  std::string root, name, bytes;
+};
+
+struct Row {
+  std::string adapter;
+  std::string skipped;  // why no figures (cannot start)
+  std::string note;     // e.g. no bench op, payloads it lacks
+  double harness = 0, in_process = 0, cpp = 0;
+  double harness_cpu_us = 0, adapter_cpu_us = 0;  // per request, during the harness phase
+  double in_process_cpu_us = 0;                   // the adapter's CPU per request in the bench op
+  std::size_t requests = 0;
+  double seconds = 0;
+  std::map<std::string, std::size_t> outcomes;
+};
+
+// Mean seconds per decode of each payload, run in a loop for about `budget` seconds each.
+double cpp_seconds_per_round(const decoder::Decoder& dec, const schema::Ir& ir,
+                             const std::vector<Payload>& work, double budget) {
+  double total = 0;
+  for (const auto& p : work) {
+    const schema::Root* root = ir.find_root(p.root);
+    std::size_t n = 0;
+    auto start = Clock::now();
+    double elapsed = 0;
+    std::size_t sink = 0;
+    while (elapsed < budget) {
+      for (int k = 0; k < 50; ++k, ++n) sink += dec.decode(*root, p.bytes).diagnostics.size();
+      elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    }
+    if (sink == static_cast<std::size_t>(-1)) std::cerr << "";  // keeps the results observable
+    total += elapsed / static_cast<double>(n);
+  }
+  return total;
+}
+
+Row bench_adapter(const differential::AdapterConfig& config, const std::vector<Payload>& payloads,
+                  double cpp_round_seconds, double seconds, std::size_t in_flight, std::size_t batch_size) {
+  Row row;
+  row.adapter = config.spec.name;
+  if (config.unavailable) {
+    row.skipped = "unavailable: " + *config.unavailable;
+    return row;
+  }
+  differential::PoolOptions options;
+  options.processes = 1;
+  options.max_in_flight = in_flight;
+  auto started = differential::AdapterPool::start(config.spec, options);
+  if (!started.ok()) {
+    row.skipped = "cannot start: " + started.error().message;
+    return row;
+  }
+  auto& pool = *started.value();
+  const auto& roots = pool.identity().roots;
+  std::vector<differential::DecodeRequest> mix;
+  for (const auto& p : payloads) {
+    if (std::find(roots.begin(), roots.end(), p.root) == roots.end()) {
+      row.note +=
+          (row.note.empty() ? "" : "; ") + std::string("lacks root ") + p.root + " (" + p.name + " left out)";
+      continue;
+    }
+    mix.push_back({p.root, p.bytes});
+  }
+  if (mix.empty()) {
+    row.skipped = "none of the payloads' roots is listed by the adapter";
+    return row;
+  }
+
+  // (b) in-process: calibrate on 20 iterations, then about seconds/2 over the whole mix.
+  double sdk_round = 0, sdk_cpu_round = 0;
+  bool have_bench = true;
+  for (const auto& r : mix) {
+    auto probe = pool.bench(r, 20);
+    if (!probe || *probe == 0) {
+      have_bench = false;
+      break;
+    }
+    double per = static_cast<double>(*probe) / 20e9;
+    auto iterations = static_cast<std::uint64_t>(std::clamp(seconds / 2 / mix.size() / per, 20.0, 1e7));
+    double cpu_before = children_cpu_seconds();
+    auto nanos = pool.bench(r, iterations);
+    if (!nanos) {
+      have_bench = false;
+      break;
+    }
+    sdk_round += static_cast<double>(*nanos) / 1e9 / static_cast<double>(iterations);
+    sdk_cpu_round += (children_cpu_seconds() - cpu_before) / static_cast<double>(iterations);
+  }
+  if (!have_bench)
+    row.note += (row.note.empty() ? "" : "; ") + std::string("no bench op: in-process rate skipped");
+
+  // (a) harness: the mix repeated into batches, pipelined through the pool.
+  std::vector<differential::DecodeRequest> batch;
+  for (std::size_t i = 0; i < batch_size; ++i) batch.push_back(mix[i % mix.size()]);
+  pool.decode(std::vector<differential::DecodeRequest>(
+      batch.begin(), batch.begin() + std::min<std::size_t>(128, batch.size())));
+  auto start = Clock::now();
+  double self_before = self_cpu_seconds(), children_before = children_cpu_seconds();
+  double elapsed = 0;
+  while (elapsed < seconds) {
+    auto results = pool.decode(batch);
+    for (const auto& r : results) ++row.outcomes[differential::outcome_name(r.outcome)];
+    row.requests += results.size();
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  row.seconds = elapsed;
+  double per_request = 1e6 / static_cast<double>(std::max<std::size_t>(row.requests, 1));
+  row.harness_cpu_us = (self_cpu_seconds() - self_before) * per_request;
+  row.adapter_cpu_us = (children_cpu_seconds() - children_before) * per_request;
+  row.harness = static_cast<double>(row.requests) / elapsed;
+  for (const char* bad : {"crash", "timeout", "protocol"}) {
+    if (row.outcomes.count(bad)) {
+      row.note += (row.note.empty() ? "" : "; ") + std::to_string(row.outcomes[bad]) + " " + bad + " results";
+    }
+  }
+  if (have_bench) {
+    row.in_process = static_cast<double>(mix.size()) / sdk_round;
+    row.in_process_cpu_us = sdk_cpu_round / static_cast<double>(mix.size()) * 1e6;
+  }
+  // The C++ decoder over the same subset of payloads.
+  if (cpp_round_seconds > 0 && mix.size() == payloads.size())
+    row.cpp = static_cast<double>(mix.size()) / cpp_round_seconds;
+  pool.shutdown();
+  return row;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> names = {"cpp", "python", "rust"};
+  double seconds = 4;
+  std::size_t in_flight = 64, batch_size = 1024;
+  std::vector<Payload> payloads;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char* flag) -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "ERROR: " << flag << " needs a value\n";
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--adapters") {
+      names = split(value("--adapters"));
+    } else if (a == "--seconds") {
+      seconds = std::stod(value("--seconds"));
+    } else if (a == "--in-flight") {
+      in_flight = std::stoul(value("--in-flight"));
+    } else if (a == "--batch") {
+      batch_size = std::max<std::size_t>(1, std::stoul(value("--batch")));
+    } else if (a == "--help" || a == "-h") {
+      std::cout << "usage: bench_adapters [--adapters cpp,python,rust] [--seconds 4] [--in-flight 64] "
+                   "[--batch 1024] [root:payload.json ...]\n";
+      return 0;
+    } else {
+      auto colon = a.find(':');
+      if (colon == std::string::npos) {
+        std::cerr << "ERROR: expected root:payload.json, got " << a << "\n";
+        return 2;
+      }
+      payloads.push_back({a.substr(0, colon), a.substr(colon + 1), read_file(a.substr(colon + 1))});
+    }
+  }
+  std::string source = "command line";
+  if (payloads.empty()) {
+    source = "corpus/examples";
+    std::vector<std::filesystem::path> files;
+    for (const auto& e :
+         std::filesystem::directory_iterator(std::string(CROSSCHECK_SOURCE_DIR) + "/corpus/examples")) {
+      if (e.path().extension() == ".json") files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      std::string name = f.filename().string();
+      payloads.push_back({name.substr(0, name.find('.')), name, read_file(f)});
+    }
+  }
+  if (payloads.empty()) {
+    std::cerr << "ERROR: no payloads\n";
+    return 2;
+  }
+
+  auto schema_path = schema::default_schema_path();
+  if (!schema_path) {
+    std::cerr << "ERROR: no schema installed (run ./setup install); nothing measured\n";
+    return 2;
+  }
+  auto ir = schema::load_schema(*schema_path);
+  if (!ir.ok()) {
+    std::cerr << "ERROR: " << ir.error().message() << "\n";
+    return 2;
+  }
+  std::size_t smallest = payloads[0].bytes.size(), largest = 0, total = 0;
+  for (const auto& p : payloads) {
+    if (!ir->find_root(p.root)) {
+      std::cerr << "ERROR: " << p.name << ": unknown root " << p.root << "\n";
+      return 2;
+    }
+    smallest = std::min(smallest, p.bytes.size());
+    largest = std::max(largest, p.bytes.size());
+    total += p.bytes.size();
+  }
+  std::cout << "bench_adapters: " << payloads.size() << " payloads from " << source << " (" << smallest << "-"
+            << largest << " bytes, mean " << total / payloads.size() << "), 1 process per adapter, "
+            << in_flight << " in flight, batches of " << batch_size << ", ~" << seconds << " s each\n"
+            << "load average at start: " << load_average() << "\n";
+
+  decoder::Decoder dec(ir.value());
+  double cpp_round =
+      cpp_seconds_per_round(dec, ir.value(), payloads, std::max(0.05, seconds / 8 / payloads.size()));
+  std::cout << "in-process C++ decoder: " << fixed(static_cast<double>(payloads.size()) / cpp_round, 0)
+            << " req/s over the mix\n";
+
+  auto all = differential::load_adapter_config(differential::default_adapter_config_path(),
+                                               differential::repository_root());
+  if (!all.ok()) {
+    std::cerr << "ERROR: " << all.error() << "\n";
+    return 2;
+  }
+  auto selected = differential::select_adapters(all.value(), names, {});
+  if (!selected.ok()) {
+    std::cerr << "ERROR: " << selected.error() << "\n";
+    return 2;
+  }
+  std::vector<Row> rows;
+  for (auto config : selected.value()) {
+    // The cpp adapter is this build's serve-adapter when the configured build/crosscheck is absent.
+    std::string beside = self_dir() + "/crosscheck";
+    if (config.spec.name == "cpp" && config.unavailable && std::filesystem::exists(beside)) {
+      config.spec.argv[0] = beside;
+      config.unavailable.reset();
+      std::cout << "cpp adapter: " << beside << " serve-adapter\n";
+    }
+    rows.push_back(bench_adapter(config, payloads, cpp_round, seconds, in_flight, batch_size));
+    std::cout << "  " << rows.back().adapter << ": done\n" << std::flush;
+  }
+
+  std::cout << "\n"
+            << std::left << std::setw(14) << "adapter" << std::right << std::setw(14) << "harness req/s"
+            << std::setw(17) << "in-process req/s" << std::setw(19) << "harness/in-process" << std::setw(15)
+            << "cpp req/s" << std::setw(13) << "cpp/SDK"
+            << "\n";
+  for (const auto& r : rows) {
+    std::cout << std::left << std::setw(14) << r.adapter << std::right;
+    if (!r.skipped.empty()) {
+      std::cout << "  skipped: " << r.skipped << "\n";
+      continue;
+    }
+    std::cout << std::setw(14) << fixed(r.harness, 0) << std::setw(17)
+              << (r.in_process > 0 ? fixed(r.in_process, 0) : "-") << std::setw(19)
+              << (r.in_process > 0 ? fixed(r.harness / r.in_process, 2) : "-") << std::setw(15)
+              << (r.cpp > 0 ? fixed(r.cpp, 0) : "-") << std::setw(13)
+              << (r.cpp > 0 && r.in_process > 0 ? fixed(r.cpp / r.in_process, 2) : "-") << "\n";
+  }
+  std::cout << "\n";
+  for (const auto& r : rows) {
+    if (!r.skipped.empty()) continue;
+    std::cout << r.adapter << ": " << r.requests << " requests in " << fixed(r.seconds, 2)
+              << " s; CPU per request: harness " << fixed(r.harness_cpu_us, 1) << " us, adapter "
+              << fixed(r.adapter_cpu_us, 1) << " us"
+              << (r.in_process > 0 ? " (bench op: " + fixed(r.in_process_cpu_us, 1) + " us CPU, " +
+                                         fixed(1e6 / r.in_process, 1) + " us wall)"
+                                   : "")
+              << ";";
+    for (const auto& [outcome, n] : r.outcomes) std::cout << " " << outcome << " " << n;
+    if (!r.note.empty()) std::cout << "; " << r.note;
+    std::cout << "\n";
+  }
+  std::cout << "load average at end: " << load_average() << "\n";
+  return 0;
+}
