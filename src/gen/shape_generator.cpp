@@ -341,8 +341,9 @@ std::optional<Value> ShapeGenerator::build_object(const std::vector<const Shape*
   for (const Shape* o : objects) {
     if (!o->additional_shape || o->additional_shape->kind == ShapeKind::kAny) continue;
     for (auto& [name, slot] : slots) {
+      const std::string& key = name;  // clang 14 cannot capture a structured binding
       const bool declared = std::any_of(o->properties.begin(), o->properties.end(),
-                                        [&](const schema::Property& p) { return p.wire_name == name; });
+                                        [&](const schema::Property& p) { return p.wire_name == key; });
       if (!declared) slot.shapes.push_back(o->additional_shape.get());
     }
   }
