@@ -36,6 +36,7 @@
 
 #include "differential/adapter_process.hpp"
 #include "differential/protocol_codec.hpp"
+#include "differential/sigpipe_guard.hpp"
 #include "differential/stop_signal.hpp"
 #include "json/parse.hpp"
 
@@ -90,35 +91,6 @@ struct Proc {
   // Pace of answers, for coalesce(): moving averages of the time per answer and of its line size.
   Clock::time_point last_read;
   double answer_seconds = 0, answer_bytes = 0;
-};
-
-// Blocks SIGPIPE in this thread while the pool writes to children, then discards one that a write
-// to a dead child raised: EPIPE is handled, and the harness must not die of it (tests and library
-// users do not all ignore SIGPIPE the way main() does).
-class SigpipeGuard {
- public:
-  SigpipeGuard() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGPIPE);
-    ::pthread_sigmask(SIG_BLOCK, &set, &old_);
-  }
-  ~SigpipeGuard() {
-    if (!sigismember(&old_, SIGPIPE)) {
-      sigset_t set;
-      sigemptyset(&set);
-      sigaddset(&set, SIGPIPE);
-      timespec zero{0, 0};
-      while (::sigtimedwait(&set, nullptr, &zero) > 0) {
-      }
-    }
-    ::pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
-  SigpipeGuard(const SigpipeGuard&) = delete;
-  SigpipeGuard& operator=(const SigpipeGuard&) = delete;
-
- private:
-  sigset_t old_;
 };
 
 std::string duration_text(Clock::duration d) {

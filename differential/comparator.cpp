@@ -377,52 +377,44 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
     emit(DivergenceClass::kAcceptance, impls, "accepted by " + a + "; rejected by " + j, specifics);
   }
 
-  // Warnings among the implementations that accepted (and can report them).
+  // Implementations grouped by their diagnostics: one divergence when the groups differ.
+  auto emit_grouped = [&](DivergenceClass cls,
+                          const std::map<std::multiset<DiagKey>, std::vector<std::string>>& groups,
+                          const std::string& what) {
+    if (groups.size() < 2) return;
+    std::vector<std::string> impls;
+    std::string detail;
+    for (const auto& [set, names] : groups) {
+      std::string who;
+      for (const auto& n : names) {
+        impls.push_back(n);
+        who += (who.empty() ? "" : ", ") + n;
+      }
+      detail += (detail.empty() ? "" : "; ") + who + ": " + describe(set);
+    }
+    emit(cls, impls, what + detail, differing_shapes(groups, shape));
+  };
+
+  // Warnings among the implementations that accepted (and can report them): multisets.
   if (accepted.size() >= 2) {
     std::map<std::multiset<DiagKey>, std::vector<std::string>> groups;
     for (const auto* r : accepted) {
-      if (!options.without_warnings.count(r->implementation))
+      if (!options.without_warnings.count(r->implementation)) {
         groups[diag_set(*r, "warning")].push_back(r->implementation);
-    }
-    if (groups.size() > 1) {
-      std::vector<std::string> impls;
-      std::string detail, specifics;
-      for (const auto& [set, names] : groups) {
-        std::string who;
-        for (const auto& n : names) {
-          impls.push_back(n);
-          who += (who.empty() ? "" : ", ") + n;
-        }
-        detail += (detail.empty() ? "" : "; ") + who + ": " + describe(set);
       }
-      specifics = differing_shapes(groups, shape);
-      emit(DivergenceClass::kWarnings, impls, "different warnings: " + detail, specifics);
     }
+    emit_grouped(DivergenceClass::kWarnings, groups, "different warnings: ");
   }
 
-  // Error diagnostics among the implementations that rejected.
+  // Error diagnostics among the implementations that rejected: sets (repeats do not count).
   if (options.compare_diagnostics && rejected.size() >= 2) {
     std::map<std::multiset<DiagKey>, std::vector<std::string>> groups;
     for (const auto* r : rejected) {
       auto errors = diag_set(*r, "error");
-      std::multiset<DiagKey> unique(errors.begin(), errors.end());
-      std::set<DiagKey> as_set(unique.begin(), unique.end());
-      groups[std::multiset<DiagKey>(as_set.begin(), as_set.end())].push_back(r->implementation);
+      std::set<DiagKey> distinct(errors.begin(), errors.end());
+      groups[std::multiset<DiagKey>(distinct.begin(), distinct.end())].push_back(r->implementation);
     }
-    if (groups.size() > 1) {
-      std::vector<std::string> impls;
-      std::string detail, specifics;
-      for (const auto& [set, names] : groups) {
-        std::string who;
-        for (const auto& n : names) {
-          impls.push_back(n);
-          who += (who.empty() ? "" : ", ") + n;
-        }
-        detail += (detail.empty() ? "" : "; ") + who + ": " + describe(set);
-      }
-      specifics = differing_shapes(groups, shape);
-      emit(DivergenceClass::kDiagnostics, impls, "different errors: " + detail, specifics);
-    }
+    emit_grouped(DivergenceClass::kDiagnostics, groups, "different errors: ");
   }
 
   // Round trips.

@@ -22,6 +22,7 @@
 
 #include "differential/adapter_process.hpp"
 #include "differential/protocol_codec.hpp"
+#include "differential/sigpipe_guard.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "util/base64.hpp"
@@ -34,34 +35,6 @@ using json::Value;
 using std::chrono::milliseconds;
 
 constexpr std::size_t kMaxLine = std::size_t{64} << 20;  // the pool's limit on an answer line
-
-// As in the pool: writes to a dead child raise SIGPIPE, which must not end the harness (tests and
-// library users do not all ignore it the way main() does).
-class SigpipeGuard {
- public:
-  SigpipeGuard() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGPIPE);
-    ::pthread_sigmask(SIG_BLOCK, &set, &old_);
-  }
-  ~SigpipeGuard() {
-    if (!sigismember(&old_, SIGPIPE)) {
-      sigset_t set;
-      sigemptyset(&set);
-      sigaddset(&set, SIGPIPE);
-      timespec zero{0, 0};
-      while (::sigtimedwait(&set, nullptr, &zero) > 0) {
-      }
-    }
-    ::pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
-  SigpipeGuard(const SigpipeGuard&) = delete;
-  SigpipeGuard& operator=(const SigpipeGuard&) = delete;
-
- private:
-  sigset_t old_;
-};
 
 std::string seconds_text(milliseconds d) {
   return d.count() % 1000 == 0 ? std::to_string(d.count() / 1000) + " s" : std::to_string(d.count()) + " ms";
