@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
   if (argc > 1) {
     for (int i = 1; i < argc; ++i) docs.push_back(read_file(argv[i]));
   } else {
-    for (const auto& e : std::filesystem::directory_iterator(std::string(CROSSCHECK_SOURCE_DIR) + "/bench/payloads")) {
+    for (const auto& e :
+         std::filesystem::directory_iterator(std::string(CROSSCHECK_SOURCE_DIR) + "/bench/payloads")) {
       if (e.path().extension() == ".json") docs.push_back(read_file(e.path()));
     }
   }
