@@ -384,7 +384,7 @@ TEST_F(RealSchema, CliEmitIrIsTheIrAsJson) {
 }
 
 TEST(SchemaCli, SchemaErrorsExitTwoNamingDocumentAndPointer) {
-  const std::string data = std::string(CROSSCHECK_TEST_DATA) + "/schemas/";
+  const std::string data = std::string(CROSSCHECK_TEST_SCHEMAS) + "/";
   CliRun run = run_cli("schema --schema '" + data + "pattern-properties'");
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(
@@ -398,7 +398,7 @@ TEST(SchemaCli, SchemaErrorsExitTwoNamingDocumentAndPointer) {
 }
 
 TEST(SchemaCli, ManifestDirectoryWithStableNames) {
-  const std::string data = std::string(CROSSCHECK_TEST_DATA) + "/schemas/";
+  const std::string data = std::string(CROSSCHECK_TEST_SCHEMAS) + "/";
   CliRun run = run_cli("schema --schema '" + data + "mini'");
   EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_NE(run.out.find("origin     manifest (4 documents, sha256 verified against the manifest)"),

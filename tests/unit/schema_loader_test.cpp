@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kData = std::string(CROSSCHECK_TEST_DATA) + "/schemas/";
+const std::string kData = std::string(CROSSCHECK_TEST_SCHEMAS) + "/";
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

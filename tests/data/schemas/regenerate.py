@@ -3,7 +3,8 @@
 
 Each case is a directory: schema documents formatted like the upstream ones (json.dumps(indent=2) plus a
 newline), a manifest.json with their sha256s, and for bundle cases a schemas.json array (plus an
-ahp-codegen.lock.json). Error cases break exactly one thing. Run from anywhere; it rewrites in place.
+ahp-codegen.lock.json), committed with a .in suffix (the build copies them under their real names,
+so the repository carries nothing named like an SDK's files). Error cases break exactly one thing. Run from anywhere; it rewrites in place.
 """
 import hashlib
 import json
@@ -88,13 +89,13 @@ def write_bundle(case, docs, lock=True, tamper=None, strip_id=None):
     bodies = [dict(b) for _, b in docs]
     if strip_id is not None:
         del bodies[strip_id]["$id"]
-    with open(os.path.join(path, "schemas.json"), "w") as f:
+    with open(os.path.join(path, "schemas.json.in"), "w") as f:
         f.write(json.dumps(bodies))
     if lock:
         entries = [{"path": "schema/draft/" + n, "sha256": sha(dump(b))} for n, b in docs]
         if tamper is not None:
             entries[tamper]["sha256"] = "0" * 64
-        with open(os.path.join(path, "ahp-codegen.lock.json"), "w") as f:
+        with open(os.path.join(path, "ahp-codegen.lock.json.in"), "w") as f:
             f.write(dump({"schemaRevision": "draft", "protocolVersion": "draft", "language": "test",
                           "schemaManifestSha256": "ab" * 32, "documents": entries}))
 
