@@ -69,11 +69,17 @@ def manifest(docs, names=None, dialect=DIALECT, drop=None, override=None):
     return m
 
 
+# Our small documents that share a file name with a real protocol document get a .in suffix in the
+# repository; the build copies them under their real names (tests/CMakeLists.txt).
+PROTOCOL_NAMES = {"common.schema.json", "event.schema.json", "effect.schema.json", "registration.schema.json"}
+
+
 def write_dir(case, docs, man=None, raw_manifest=None):
     path = os.path.join(HERE, case)
     os.makedirs(path)
     for name, body in docs:
-        with open(os.path.join(path, name), "w") as f:
+        stored = name + ".in" if name in PROTOCOL_NAMES else name
+        with open(os.path.join(path, stored), "w") as f:
             f.write(dump(body))
     if raw_manifest is not None:
         with open(os.path.join(path, "manifest.json"), "w") as f:
