@@ -181,6 +181,9 @@ std::optional<Mutant> mutate_broken_known_variant(MutationContext& ctx) {
       }
       std::string bytes = json::write(copy);
       auto result = ctx.decode(bytes);
+      // A body that still decodes (the member was opaque, or another arm took it) is not broken:
+      // never offer it, whatever order the walk visits positions in.
+      if (result.accepted) continue;
       const bool strong = has_diagnostic(result, node.pointer, "invalid_known_variant");
       if (best.offer(ctx.make(std::move(bytes), "known tag, broken body at " + node.pointer + ": " + what,
                               node.pointer),
