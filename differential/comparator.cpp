@@ -7,6 +7,7 @@
 
 #include "json/equal.hpp"
 #include "json/parse.hpp"
+#include "json/pointer.hpp"
 #include "json/write.hpp"
 #include "schema/sha256.hpp"
 
@@ -101,19 +102,6 @@ bool has_lone_surrogate(std::string_view wtf8) {
   return false;
 }
 
-std::string escape_pointer_token(std::string_view key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
-  }
-  return out;
-}
-
 void scan(const json::Value& v, std::size_t depth, const std::string& path, InputTraits& t) {
   if (depth > 100) t.deep_nesting = true;
   switch (v.kind()) {
@@ -148,7 +136,7 @@ void scan(const json::Value& v, std::size_t depth, const std::string& path, Inpu
       for (const auto& m : v.members()) {
         if (!seen.insert(m.key).second) t.duplicate_keys = true;
         if (has_lone_surrogate(m.key)) t.lone_surrogate = true;
-        scan(m.value, depth + 1, path + "/" + escape_pointer_token(m.key), t);
+        scan(m.value, depth + 1, path + "/" + json::pointer_token(m.key), t);
       }
       break;
     }

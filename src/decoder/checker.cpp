@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "json/equal.hpp"
+#include "json/pointer.hpp"
 #include "json/write.hpp"
 
 namespace crosscheck::decoder::detail {
@@ -54,19 +55,6 @@ std::size_t Checker::KeyHash::operator()(const Key& key) const {
   std::size_t a = std::hash<const void*>{}(key.node);
   std::size_t b = std::hash<const void*>{}(key.value);
   return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
-}
-
-void append_pointer_token(std::string& path, std::string_view key) {
-  path.push_back('/');
-  for (char c : key) {
-    if (c == '~') {
-      path += "~0";
-    } else if (c == '/') {
-      path += "~1";
-    } else {
-      path.push_back(c);
-    }
-  }
 }
 
 Checker::Checker(const SchemaIndex& index, CoverageSink* coverage, std::size_t max_depth,
@@ -328,7 +316,7 @@ void Checker::emit_object(const Shape& node, const Value& value, std::size_t dep
   }
   std::size_t size = path_.size();
   for (const auto& property : node.properties) {
-    append_pointer_token(path_, property.wire_name);
+    json::append_pointer_token(path_, property.wire_name);
     if (const Value* member = value.find(property.wire_name)) {
       emit(*property.shape, *member, depth + 1);
     } else if (property.required) {
@@ -338,7 +326,7 @@ void Checker::emit_object(const Shape& node, const Value& value, std::size_t dep
   }
   if (node.additional_shape && node.additional_shape->kind != ShapeKind::kAny) {
     for (const auto& [key, member] : undeclared_members(node, value)) {
-      append_pointer_token(path_, key);
+      json::append_pointer_token(path_, key);
       emit(*node.additional_shape, *member, depth + 1);
       path_.resize(size);
     }
@@ -351,7 +339,7 @@ void Checker::emit_union(const Shape& node, const Value& value, std::size_t dept
     int selected = select_tagged(node, value);
     if (selected == -2) {
       std::size_t size = path_.size();
-      append_pointer_token(path_, name);
+      json::append_pointer_token(path_, name);
       add("invalid_type", Severity::kError, "expected a string discriminator \"" + name + "\"");
       path_.resize(size);
     } else if (selected == -1) {

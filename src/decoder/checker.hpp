@@ -86,7 +86,4 @@ class Checker {
   std::string path_;
 };
 
-/// Appends "/" and the RFC 6901 escape of `key` (~ as ~0, / as ~1) to `path`.
-void append_pointer_token(std::string& path, std::string_view key);
-
 }  // namespace crosscheck::decoder::detail

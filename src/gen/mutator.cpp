@@ -6,6 +6,7 @@
 #include "gen/generator.hpp"
 #include "gen/mutation_context.hpp"
 #include "json/parse.hpp"
+#include "json/pointer.hpp"
 
 namespace crosscheck::gen {
 
@@ -125,7 +126,7 @@ bool has_diagnostic(const decoder::DecodeResult& result, std::string_view path, 
 
 std::string child_pointer(const std::string& pointer, std::string_view key) {
   std::string out = pointer;
-  decoder::detail::append_pointer_token(out, key);
+  json::append_pointer_token(out, key);
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "decoder/checker.hpp"
+#include "json/pointer.hpp"
 
 namespace crosscheck::gen {
 
@@ -79,7 +80,7 @@ class Walker {
   }
 
   static void detail_pointer(std::string& pointer, std::string_view key) {
-    decoder::detail::append_pointer_token(pointer, key);
+    json::append_pointer_token(pointer, key);
   }
 
   void collect(WalkNode& node, const Shape* shape, int hops) {

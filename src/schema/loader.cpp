@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "json/parse.hpp"
+#include "json/pointer.hpp"
 #include "json/write.hpp"
 #include "schema/lower.hpp"
 #include "schema/sha256.hpp"
@@ -67,20 +68,6 @@ bool is_sha256(const json::Value& value) {
   return true;
 }
 
-std::string escape_token(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
-}
-
 /// sdkGeneration.stableNames of a parsed manifest (an absent sdkGeneration: nullopt).
 std::optional<StableNames> stable_names(const json::Value& manifest, const std::string& document) {
   const json::Value* generation = manifest.find("sdkGeneration");
@@ -91,7 +78,8 @@ std::optional<StableNames> stable_names(const json::Value& manifest, const std::
   StableNames out;
   for (const json::Member& entry : names.members()) {
     if (!entry.value.is_string()) {
-      fail(document, "/sdkGeneration/stableNames/" + escape_token(entry.key), "a public name (string)");
+      fail(document, "/sdkGeneration/stableNames/" + json::pointer_token(entry.key),
+           "a public name (string)");
     }
     out[entry.key] = entry.value.string_value();
   }

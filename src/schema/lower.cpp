@@ -12,6 +12,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "json/pointer.hpp"
 #include "json/write.hpp"
 #include "schema/sha256.hpp"
 
@@ -62,22 +63,8 @@ struct Failure {
   throw Failure{SchemaError{std::move(document), std::move(pointer), std::move(expected)}};
 }
 
-std::string escape_token(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
-}
-
 std::string child(const std::string& pointer, std::string_view token) {
-  return pointer + "/" + escape_token(token);
+  return pointer + "/" + json::pointer_token(token);
 }
 
 std::string quoted(std::string_view text) { return json::quote(text); }
