@@ -37,6 +37,13 @@ struct CampaignOptions {
   bool strict = false;                  ///< count implementation-defined divergences as failures
   bool live = false;                    ///< a live progress line (terminal) instead of periodic lines
   std::string adapters_fingerprint;     ///< names of the implementations, for run.json
+  /// --shard I/N: only the iterations i with i % N == I of the run (each input's seed derives from
+  /// (run seed, i), so the shards of one seed split one run's inputs between them).
+  std::uint64_t shard_index = 0, shard_count = 1;
+  /// --deterministic: no corpus feedback (every input is generated from (seed, i) and mutated), every
+  /// input is sent and none is dropped, so the findings depend on the iterations alone and the shards'
+  /// findings merge to exactly one run's (docs/ci.md).
+  bool deterministic = false;
 };
 
 struct CampaignSummary {
