@@ -4,12 +4,16 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
+#include <cstdio>
+#include <ctime>
 #include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -21,6 +25,7 @@
 #include "gen/generator.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
+#include "report/event_log.hpp"
 #include "schema/sha256.hpp"
 #include "util/result.hpp"
 
@@ -35,6 +40,13 @@ std::uint64_t splitmix(std::uint64_t x) {
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
   return x ^ (x >> 31);
+}
+
+std::string seconds_text(double t) {
+  if (!std::isfinite(t) || t < 0) t = 0;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f", t);
+  return buf;
 }
 
 std::string read_all(const fs::path& p, bool& ok) {
@@ -96,6 +108,9 @@ class Campaign {
     prepare_folder();
     load_seeds();
     start_ = Clock::now();
+    events_ = std::make_unique<report::EventLog>((fs::path(o_.out) / report::kEventLogName).string(),
+                                                 elapsed_before_);
+    log_event_start();
     std::thread sender([this] { send_loop(); });
     std::uint64_t i = first_iteration_;
     auto last_save = Clock::now(), last_report = Clock::now();
@@ -114,6 +129,10 @@ class Campaign {
           report_progress(false);
           last_report = now;
         }
+        // Dense points early (short runs still get a curve), sparser later (a day stays ~1 MB).
+        auto every =
+            events_->elapsed() - elapsed_before_ < 120 ? std::chrono::seconds(2) : std::chrono::seconds(10);
+        if (now - last_event_ >= every) log_event_progress();
       }
     }
     {
@@ -124,7 +143,10 @@ class Campaign {
     sender.join();
     save_state(i);
     report_progress(true);
-    return summarize();
+    log_event_progress();
+    CampaignSummary s = summarize();
+    log_event_end(s);
+    return s;
   }
 
  private:
@@ -147,6 +169,7 @@ class Campaign {
                     "; this run is " + json::write(mine) +
                     "): use another --out, or the same seed, roots and adapters to resume");
       }
+      resumed_ = true;
       resume();
     } else {
       findings::write_file_atomically(run_file.string(), json::write(mine) + "\n");
@@ -159,6 +182,9 @@ class Campaign {
     if (ok && state.ok()) {
       if (const json::Value* it = state.value().find("iterations"); it && it->is_number()) {
         first_iteration_ = std::stoull(it->number_text());
+      }
+      if (const json::Value* e = state.value().find("elapsed"); e && e->is_number()) {
+        elapsed_before_ = std::strtod(e->number_text().c_str(), nullptr);
       }
       for (const char* k : {"generated", "sent"}) {
         if (const json::Value* v = state.value().find(k); v && v->is_number()) {
@@ -181,6 +207,7 @@ class Campaign {
       auto loaded = findings::FindingStore::load(f.path().string());
       if (!loaded.ok()) continue;
       ++findings;
+      ++findings_total_;
       for (const auto& d : loaded.value().divergences) ++bucket_counts_[d.bucket];
     }
     log_ << "resuming " << o_.out << " at iteration " << first_iteration_ << ": " << corpus_size()
@@ -192,6 +219,7 @@ class Campaign {
     s.add("iterations", json::Value::number(std::to_string(iterations)));
     s.add("generated", json::Value::number(std::to_string(generated_.load())));
     s.add("sent", json::Value::number(std::to_string(sent_.load())));
+    s.add("elapsed", json::Value::number(seconds_text(events_ ? events_->elapsed() : elapsed_before_)));
     findings::write_file_atomically((fs::path(o_.out) / "state.json").string(), json::write(s) + "\n");
     std::lock_guard<std::mutex> lock(coverage_mutex_);
     json::WriteOptions pretty;
@@ -363,12 +391,15 @@ class Campaign {
     ++divergent_inputs_;
     if (!all_defined) ++contract_inputs_;
     bool write = false;
+    const differential::Divergence* first_new = nullptr;
     for (const auto& d : r.divergences) {
       ++by_class_[differential::class_name(d.cls)];
       ++by_root_[p.root];
       for (const auto& impl : d.implementations) ++by_impl_[impl];
       if (d.implementation_defined) ++impl_defined_;
-      if (bucket_counts_[d.bucket]++ < o_.max_per_bucket) write = true;
+      std::size_t seen = bucket_counts_[d.bucket]++;
+      if (seen == 0 && !first_new) first_new = &d;
+      if (seen < o_.max_per_bucket) write = true;
     }
     if (!write) return;
     findings::Finding f;
@@ -382,6 +413,165 @@ class Campaign {
     f.replay = "crosscheck replay " + (fs::path(store_.dir()) / findings::finding_file_name(f)).string();
     store_.write(f);
     ++findings_written_;
+    ++findings_total_;
+    log_event_finding(f, first_new);
+  }
+
+  // --- event log (events.jsonl, docs/reports.md) -----------------------------------------------
+
+  static json::Value num(std::uint64_t n) { return json::Value::number(std::to_string(n)); }
+  static json::Value rate(double x) { return json::Value::number(seconds_text(x)); }
+
+  void append_event(std::string_view name, const json::Value& fields) {
+    if (events_->append(name, fields) || event_warned_) return;
+    event_warned_ = true;  // the findings matter more than the log: warn once and go on
+    log_ << "WARNING: the event log stops here (" << events_->error() << "); findings are still written\n";
+  }
+
+  void log_event_start() {
+    json::Value f = json::Value::object();
+    f.add("seed", num(o_.seed));
+    json::Value impls = json::Value::array();
+    for (const auto& n : impls_.names()) impls.push(json::Value::string(n));
+    f.add("implementations", std::move(impls));
+    json::Value roots = json::Value::array();
+    for (const auto* r : roots_) roots.push(json::Value::string(r->snake_name));
+    f.add("roots", std::move(roots));
+    f.add("resumed", json::Value::boolean(resumed_));
+    f.add("crosscheckVersion", json::Value::string(CROSSCHECK_VERSION));
+    std::time_t now = std::time(nullptr);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    f.add("startedAt", json::Value::string(stamp));
+    std::lock_guard<std::mutex> lock(stats_mutex_);
+    append_event("start", f);
+    last_event_ = Clock::now();
+    last_event_t_ = events_->elapsed();
+    last_event_generated_ = generated_;
+    last_event_sent_ = sent_;
+  }
+
+  void log_event_progress() {
+    double t = events_->elapsed();
+    double dt = std::max(t - last_event_t_, 1e-3);
+    std::uint64_t generated = generated_, sent = sent_;
+    json::Value f = json::Value::object();
+    f.add("generated", num(generated));
+    f.add("sent", num(sent));
+    {
+      std::lock_guard<std::mutex> lock(stats_mutex_);
+      f.add("divergentInputs", num(divergent_inputs_));
+      f.add("contractInputs", num(contract_inputs_));
+      f.add("buckets", num(bucket_counts_.size()));
+      f.add("findings", num(findings_total_));
+    }
+    {
+      std::lock_guard<std::mutex> lock(coverage_mutex_);
+      f.add("coverage", rate(coverage_.percent()));
+    }
+    // Rates over the interval since the previous point, so the plot shows throughput as it was then.
+    f.add("inputsPerSecond", rate(static_cast<double>(generated - last_event_generated_) / dt));
+    f.add("sentPerSecond", rate(static_cast<double>(sent - last_event_sent_) / dt));
+    f.add("dropped", num(dropped_));
+    std::lock_guard<std::mutex> lock(stats_mutex_);
+    append_event("progress", f);
+    last_event_ = Clock::now();
+    last_event_t_ = t;
+    last_event_generated_ = generated;
+    last_event_sent_ = sent;
+  }
+
+  // Called with stats_mutex_ held (from record()).
+  void log_event_finding(const findings::Finding& f, const differential::Divergence* first_new) {
+    const differential::Divergence& d = first_new ? *first_new : f.divergences.front();
+    json::Value e = json::Value::object();
+    e.add("file", json::Value::string("findings/" + findings::finding_file_name(f)));
+    e.add("bucket", json::Value::string(d.bucket));
+    e.add("class", json::Value::string(differential::class_name(d.cls)));
+    e.add("root", json::Value::string(f.root));
+    std::set<std::string> involved;
+    bool defined = true;
+    json::Value buckets = json::Value::array();
+    for (const auto& x : f.divergences) {
+      involved.insert(x.implementations.begin(), x.implementations.end());
+      defined = defined && x.implementation_defined;
+      buckets.push(json::Value::string(x.bucket));
+    }
+    json::Value impls = json::Value::array();
+    for (const auto& i : involved) impls.push(json::Value::string(i));
+    e.add("implementations", std::move(impls));
+    e.add("implementationDefined", json::Value::boolean(defined));
+    e.add("newBucket", json::Value::boolean(first_new != nullptr));
+    e.add("buckets", std::move(buckets));
+    e.add("bytes", num(f.input.size()));
+    append_event("finding", e);
+  }
+
+  void log_event_end(const CampaignSummary& s) {
+    json::Value f = json::Value::object();
+    f.add("generated", num(s.generated));
+    f.add("sent", num(s.sent));
+    f.add("divergentInputs", num(s.divergent_inputs));
+    f.add("contractInputs", num(s.contract_inputs));
+    f.add("buckets", num(s.buckets));
+    f.add("coverage", rate(s.coverage_percent));
+    {
+      std::lock_guard<std::mutex> lock(stats_mutex_);
+      f.add("findings", num(findings_total_));
+    }
+    f.add("interrupted", json::Value::boolean(differential::stop_requested()));
+    f.add("exitCode", num(static_cast<std::uint64_t>(s.exit_code)));
+    append_event("end", f);
+  }
+
+  /// summary.json fields the reports show: who ran, on which schema, and how it ended.
+  void add_report_fields(json::Value& sum, const CampaignSummary& s) {
+    sum.add("format", json::Value::string("crosscheck-summary/1"));
+    sum.add("crosscheckVersion", json::Value::string(CROSSCHECK_VERSION));
+    sum.add("seed", num(o_.seed));
+    sum.add("elapsed", rate(events_ ? events_->elapsed() : elapsed_before_));
+    sum.add("findings", num(findings_total_));
+    sum.add("strict", json::Value::boolean(o_.strict));
+    sum.add("interrupted", json::Value::boolean(differential::stop_requested()));
+    sum.add("exitCode", num(static_cast<std::uint64_t>(s.exit_code)));
+    json::Value cov = json::Value::object();
+    cov.add("tracked", num(coverage_.tracked()));
+    cov.add("reachedAccepted", num(coverage_.reached_accepted()));
+    cov.add("reachedRejected", num(coverage_.reached_rejected()));
+    sum.add("coverage", std::move(cov));
+    json::Value ids = json::Value::array();
+    for (const auto& id : impls_.identities()) {
+      json::Value x = json::Value::object();
+      x.add("name", json::Value::string(id.name));
+      x.add("reportedName", json::Value::string(id.reported_name));
+      x.add("language", json::Value::string(id.language));
+      x.add("version", json::Value::string(id.version));
+      x.add("languageVersion", json::Value::string(id.language_version));
+      auto lock_field = [&](const char* k) {
+        const json::Value* v = id.lock && id.lock->is_object() ? id.lock->find(k) : nullptr;
+        return v && v->is_string() ? json::Value::string(v->string_value()) : json::Value::null();
+      };
+      x.add("schemaManifestSha256", lock_field("schemaManifestSha256"));
+      x.add("sourceCommit", lock_field("sourceCommit"));
+      x.add("schemaBundle", id.schema_bundle ? json::Value::string(*id.schema_bundle) : json::Value::null());
+      x.add("roots", num(id.roots.size()));
+      x.add("reportsWarnings", json::Value::boolean(id.reports_warnings));
+      ids.push(std::move(x));
+    }
+    sum.add("implementations", std::move(ids));
+    json::Value skew = json::Value::object();
+    for (const auto& [root, row] : impls_.skew_table()) {
+      json::Value r = json::Value::object();
+      for (const auto& [impl, hash] : row) r.add(impl, json::Value::string(hash));
+      skew.add(root, std::move(r));
+    }
+    sum.add("skewTable", std::move(skew));
+    json::Value skewed = json::Value::array();
+    for (const auto& r : impls_.skewed_roots()) skewed.push(json::Value::string(r));
+    sum.add("skewedRoots", std::move(skewed));
+    json::Value fuzzed = json::Value::array();
+    for (const auto* r : roots_) fuzzed.push(json::Value::string(r->snake_name));
+    sum.add("roots", std::move(fuzzed));
   }
 
   // --- reporting --------------------------------------------------------------------------------
@@ -419,6 +609,8 @@ class Campaign {
     s.contract_inputs = contract_inputs_;
     s.buckets = bucket_counts_.size();
     s.coverage_percent = coverage_.percent();
+    bool fail = s.contract_inputs > 0 || (o_.strict && s.divergent_inputs > 0);
+    s.exit_code = fail ? kExitDivergence : kExitClean;
     auto table = [&](const char* title, const std::map<std::string, std::size_t>& m) {
       log_ << title << ":";
       if (m.empty()) log_ << " none";
@@ -459,12 +651,11 @@ class Campaign {
     sum.add("byRoot", obj(by_root_));
     sum.add("byImplementation", obj(by_impl_));
     sum.add("coveragePercent", json::Value::number(std::to_string(s.coverage_percent)));
+    add_report_fields(sum, s);
     json::WriteOptions pretty;
     pretty.indent = 2;
     findings::write_file_atomically((fs::path(o_.out) / "summary.json").string(),
                                     json::write(sum, pretty) + "\n");
-    bool fail = s.contract_inputs > 0 || (o_.strict && s.divergent_inputs > 0);
-    s.exit_code = fail ? kExitDivergence : kExitClean;
     return s;
   }
 
@@ -488,6 +679,14 @@ class Campaign {
   std::deque<Pending> queue_;
   std::condition_variable cv_;
   bool generation_done_ = false;
+  std::unique_ptr<report::EventLog> events_;
+  double elapsed_before_ = 0;       // run time of earlier sessions (state.json "elapsed")
+  Clock::time_point last_event_{};  // last progress event (generation thread)
+  std::uint64_t last_event_generated_ = 0, last_event_sent_ = 0;
+  double last_event_t_ = -1;
+  std::uint64_t findings_total_ = 0;  // finding files in the folder (read back on resume + written)
+  bool event_warned_ = false;
+  bool resumed_ = false;
   std::map<std::string, std::size_t> by_class_, by_root_, by_impl_, bucket_counts_;
   std::uint64_t divergent_inputs_ = 0, contract_inputs_ = 0, impl_defined_ = 0, findings_written_ = 0;
 };
