@@ -118,6 +118,7 @@ class Campaign {
       if (o_.runs && generated_ >= *o_.runs) break;
       double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
       if (o_.seconds && elapsed >= *o_.seconds) break;
+      if (o_.stop_when && o_.stop_when()) break;
       step(i++);
       if ((i & 255) == 0) {
         auto now = Clock::now();
@@ -373,7 +374,7 @@ class Campaign {
           queue_.pop_front();
         }
       }
-      if (differential::stop_requested()) return;
+      if (differential::stop_requested() || (o_.stop_when && o_.stop_when())) return;
       std::vector<differential::DecodeRequest> requests;
       for (const auto& p : batch) requests.push_back({p.root, p.bytes});
       auto results = impls_.run(requests);

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -44,6 +45,9 @@ struct CampaignOptions {
   /// input is sent and none is dropped, so the findings depend on the iterations alone and the shards'
   /// findings merge to exactly one run's (docs/ci.md).
   bool deterministic = false;
+  /// Polled by the generation loop and before each adapter batch: true ends the run early, as if its
+  /// time were up (the batch in flight completes; `crosscheck selftest` stops at its first finding).
+  std::function<bool()> stop_when;
 };
 
 struct CampaignSummary {
