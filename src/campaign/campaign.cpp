@@ -87,6 +87,10 @@ json::Value fingerprint(const schema::Ir& ir, const CampaignOptions& o) {
   f.add("roots", std::move(roots));
   f.add("implementations", json::Value::string(o.adapters_fingerprint));
   f.add("schema", json::Value::string(ir.manifest_sha256.empty() ? ir.source_path : ir.manifest_sha256));
+  // Only when used, so that the run.json of an unsharded, feedback-driven run keeps its old form.
+  if (o.shard_count > 1)
+    f.add("shard", json::Value::string(std::to_string(o.shard_index) + "/" + std::to_string(o.shard_count)));
+  if (o.deterministic) f.add("deterministic", json::Value::boolean(true));
   return f;
 }
 
@@ -112,15 +116,16 @@ class Campaign {
                                                  elapsed_before_);
     log_event_start();
     std::thread sender([this] { send_loop(); });
-    std::uint64_t i = first_iteration_;
+    std::uint64_t i = first_iteration_, steps = 0;
     auto last_save = Clock::now(), last_report = Clock::now();
     while (!differential::stop_requested()) {
-      if (o_.runs && generated_ >= *o_.runs) break;
+      i = next_in_shard(i);
+      if (o_.runs && i >= *o_.runs) break;  // --runs counts the run's iterations, shared by its shards
       double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
       if (o_.seconds && elapsed >= *o_.seconds) break;
       if (o_.stop_when && o_.stop_when()) break;
       step(i++);
-      if ((i & 255) == 0) {
+      if ((++steps & 255) == 0) {
         auto now = Clock::now();
         if (now - last_save > std::chrono::seconds(5)) {
           save_state(i);
@@ -151,6 +156,13 @@ class Campaign {
   }
 
  private:
+  /// The first iteration >= i that belongs to this shard.
+  std::uint64_t next_in_shard(std::uint64_t i) const {
+    if (o_.shard_count <= 1) return i;
+    std::uint64_t r = i % o_.shard_count;
+    return i - r + o_.shard_index + (r <= o_.shard_index ? 0 : o_.shard_count);
+  }
+
   // --- folder, resume ---------------------------------------------------------------------------
 
   void prepare_folder() {
@@ -168,7 +180,7 @@ class Campaign {
                     run_file.string() + " says " +
                     (theirs.ok() ? json::write(theirs.value()) : std::string("nothing readable")) +
                     "; this run is " + json::write(mine) +
-                    "): use another --out, or the same seed, roots and adapters to resume");
+                    "): use another --out, or the same seed, roots, adapters and --shard to resume");
       }
       resumed_ = true;
       resume();
@@ -309,7 +321,7 @@ class Campaign {
     {
       std::lock_guard<std::mutex> lock(corpus_mutex_);
       auto it = corpus_.find(root.snake_name);
-      if (it != corpus_.end() && !it->second.empty() && (s >> 8) % 4 != 0) {
+      if (!o_.deterministic && it != corpus_.end() && !it->second.empty() && (s >> 8) % 4 != 0) {
         const Entry& e = it->second[(s >> 16) % it->second.size()];
         if (e.value)
           base = *e.value;
@@ -342,10 +354,17 @@ class Campaign {
         signatures_.insert(root.snake_name + "#" + cpp_signature(r, impls_.known_names())).second;
     bool interesting = fresh_coverage || fresh_signature;
     if (interesting) keep(root.snake_name, bytes);
-    if (interesting || (s >> 32) % o_.sample_every == 0) {
+    if (interesting || o_.deterministic || (s >> 32) % o_.sample_every == 0) {
       std::unique_lock<std::mutex> lock(mutex_);
       // The adapters are the bottleneck: when they are behind, samples are dropped and interesting
       // inputs wait in the corpus (they are mutated again later); generation never blocks on an SDK.
+      // Except in a deterministic run, where every input must reach the adapters: it waits for room.
+      while (o_.deterministic && queue_.size() >= 8 * o_.batch && !differential::stop_requested() &&
+             !(o_.stop_when && o_.stop_when())) {
+        lock.unlock();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        lock.lock();
+      }
       if (queue_.size() >= 8 * o_.batch) {
         ++dropped_;
         return;
