@@ -152,30 +152,64 @@ json::ParseLimits lenient_limits() {
   return limits;
 }
 
-std::string first_difference(const json::Value& a, const json::Value& b, const std::string& path) {
-  if (a.kind() != b.kind()) return path;
+/// Where two values first differ, and what kind of change it is (for round-trip buckets: the kind and
+/// whether the member is one the schema declares, never the path itself, so one fault is one bucket).
+struct Difference {
+  std::string path;
+  std::string kind;
+};
+
+std::string change_kind(const json::Value* a, const json::Value* b) {
+  if (!a) return "added";
+  if (!b) return "dropped";
+  if (a->kind() != b->kind()) return "type-changed";
+  if (a->is_number()) return "number-changed";
+  if (a->is_string()) return "string-changed";
+  if (a->is_array()) return "length-changed";
+  return "changed";
+}
+
+using KnownNames = std::set<std::string, std::less<>>;
+
+std::string member_label(const std::string& key, const KnownNames* known) {
+  return known && !known->count(key) ? "unknown-member:" : "member:";
+}
+
+Difference first_difference(const json::Value& a, const json::Value& b, const std::string& path,
+                            const std::string& member, const KnownNames* known) {
+  auto here = [&](const json::Value* x, const json::Value* y, std::string p, const std::string& m) {
+    return Difference{std::move(p), m + change_kind(x, y)};
+  };
+  if (a.kind() != b.kind()) return here(&a, &b, path, member);
   if (a.is_array()) {
-    if (a.items().size() != b.items().size()) return path;
+    if (a.items().size() != b.items().size()) return here(&a, &b, path, member);
     for (std::size_t i = 0; i < a.items().size(); ++i) {
       if (!json::semantically_equal(a.items()[i], b.items()[i])) {
-        return first_difference(a.items()[i], b.items()[i], path + "/" + std::to_string(i));
+        return first_difference(a.items()[i], b.items()[i], path + "/" + std::to_string(i), "", known);
       }
     }
-    return path;
+    return here(&a, &b, path, member);
   }
   if (a.is_object()) {
     for (const auto& m : a.members()) {
       const json::Value* other = b.find(m.key);
       const json::Value* mine = a.find(m.key);
-      std::string child = path + "/" + m.key;
-      if (!other) return child;
-      if (!json::semantically_equal(*mine, *other)) return first_difference(*mine, *other, child);
+      std::string child = path;
+      json::append_pointer_token(child, m.key);
+      if (!other) return here(mine, nullptr, child, member_label(m.key, known));
+      if (!json::semantically_equal(*mine, *other)) {
+        return first_difference(*mine, *other, child, member_label(m.key, known), known);
+      }
     }
     for (const auto& m : b.members()) {
-      if (!a.find(m.key)) return path + "/" + m.key;
+      if (!a.find(m.key)) {
+        std::string child = path;
+        json::append_pointer_token(child, m.key);
+        return here(nullptr, b.find(m.key), child, member_label(m.key, known));
+      }
     }
   }
-  return path;
+  return here(&a, &b, path, member);
 }
 
 using DiagKey = std::pair<std::string, std::string>;  // (path, code)
@@ -217,20 +251,32 @@ std::string describe(const std::multiset<DiagKey>& s) {
   return out;
 }
 
-/// The (code, path shape) pairs that not every group has: what actually differs.
-template <class Groups, class Shape>
-std::string differing_shapes(const Groups& groups, Shape&& shape) {
+/// Per group, the diagnostic codes it has that some other group lacks ("cpp,python:+invalid_type").
+/// Codes, not paths: the same fault at many slots (or under many random member names) is one bucket.
+/// When every group has the same codes and only the paths differ, that is said as "same-codes".
+template <class Groups>
+std::string differing_codes(const Groups& groups) {
+  std::vector<std::pair<std::string, std::set<std::string>>> per_group;
   std::map<std::string, std::size_t> count;
   for (const auto& [set, names] : groups) {
-    std::set<std::string> mine;
-    for (const auto& [path, code] : set) mine.insert(code + "@" + shape(path));
-    for (const auto& m : mine) ++count[m];
+    std::set<std::string> codes;
+    for (const auto& d : set) codes.insert(d.second);
+    for (const auto& c : codes) ++count[c];
+    std::string who;
+    for (const auto& n : names) who += (who.empty() ? "" : ",") + n;
+    per_group.emplace_back(who, std::move(codes));
   }
+  std::sort(per_group.begin(), per_group.end());
   std::string out;
-  for (const auto& [pair, n] : count) {
-    if (n < groups.size()) out += pair + ";";
+  for (const auto& [who, codes] : per_group) {
+    std::string mine;
+    for (const auto& c : codes) {
+      if (count[c] < groups.size()) mine += "+" + c;
+    }
+    if (codes.empty()) mine = "none";
+    if (!mine.empty()) out += (out.empty() ? "" : ";") + who + ":" + mine;
   }
-  return out;
+  return out.empty() ? "same-codes" : out;
 }
 
 }  // namespace
@@ -284,35 +330,44 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
   InputTraits traits = analyse_input(input);
   // A big or huge number that an implementation's error points at sits in a typed slot: there the
   // contract (integers within +-(2^53-1)) decides, so it does not make the input free.
+  bool typed_big_number = false;
   if (traits.big_integer || traits.huge_exponent) {
     std::set<std::string_view> big(traits.big_number_paths.begin(), traits.big_number_paths.end());
-    bool typed = false;
     for (const auto& r : results) {
-      for (const auto& d : r.diagnostics) typed = typed || (d.severity == "error" && big.count(d.path));
+      for (const auto& d : r.diagnostics) {
+        typed_big_number = typed_big_number || (d.severity == "error" && big.count(d.path));
+      }
     }
-    if (typed) traits.big_integer = traits.huge_exponent = false;
+    if (typed_big_number) traits.big_integer = traits.huge_exponent = false;
   }
   const std::string tuple = outcome_tuple(results);
+  // The traits are part of every signature: "python raises on invalid UTF-8" and "python raises on
+  // something else" are different findings, and so are a big number in a typed slot and a string there.
+  std::string trait_part;
+  for (const auto& n : traits.names()) trait_part += (trait_part.empty() ? "" : ",") + n;
+  if (typed_big_number) trait_part += std::string(trait_part.empty() ? "" : ",") + "big-number-in-typed-slot";
 
+  // Signatures leave out the root and the concrete paths on purpose: the same fault shows up under
+  // many roots and slots, and a person wants one bucket per fault, with examples, not one per slot.
+  // `who` is the outcome tuple for comparisons and the implementation alone for its own failures.
   auto emit = [&](DivergenceClass cls, std::vector<std::string> impls, std::string detail,
-                  std::string specifics) {
+                  const std::string& who, const std::string& specifics) {
     std::sort(impls.begin(), impls.end());
     Divergence d;
     d.cls = cls;
     d.implementations = std::move(impls);
     d.detail = std::move(detail);
     d.implementation_defined = traits.any();
-    d.signature = std::string(root) + "|" + class_name(cls) + "|" + tuple + "|" + specifics;
+    d.signature = std::string(class_name(cls)) + "|" + who + "|" + specifics + "|" + trait_part;
     d.bucket = schema::sha256_hex(d.signature).substr(0, 16);
     found.push_back(std::move(d));
   };
-  auto shape = [&](const std::string& p) { return path_shape(p, options.known_names); };
-  auto shapes_of = [&](const std::multiset<DiagKey>& s) {
-    std::set<std::string> out;
-    for (const auto& [path, code] : s) out.insert(code + "@" + shape(path));
+  auto codes_of = [](const std::multiset<DiagKey>& s) {
+    std::set<std::string> codes;
+    for (const auto& d : s) codes.insert(d.second);
     std::string joined;
-    for (const auto& x : out) joined += (joined.empty() ? "" : ";") + x;
-    return joined;
+    for (const auto& c : codes) joined += (joined.empty() ? "" : "+") + c;
+    return joined.empty() ? std::string("none") : joined;
   };
 
   // Failures of a single implementation.
@@ -321,19 +376,19 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
     switch (r.outcome) {
       case Outcome::kCrash:
         emit(DivergenceClass::kCrash, {r.implementation}, r.implementation + " crashed: " + why,
-             r.implementation);
+             r.implementation, "");
         break;
       case Outcome::kTimeout:
         emit(DivergenceClass::kTimeout, {r.implementation}, r.implementation + " timed out: " + why,
-             r.implementation);
+             r.implementation, "");
         break;
       case Outcome::kError:
         emit(DivergenceClass::kSdkError, {r.implementation}, r.implementation + " raised: " + why,
-             r.implementation);
+             r.implementation, "");
         break;
       case Outcome::kProtocol:
         emit(DivergenceClass::kProtocol, {r.implementation}, r.implementation + " broke the protocol: " + why,
-             r.implementation);
+             r.implementation, "");
         break;
       default:
         break;
@@ -359,10 +414,10 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
       impls.push_back(r->implementation);
       auto errors = diag_set(*r, "error");
       j += (j.empty() ? "" : "; ") + r->implementation + " (" + describe(errors) + ")";
-      error_shapes.insert(shapes_of(leaves(errors)));
+      error_shapes.insert(codes_of(leaves(errors)));
     }
-    for (const auto& s : error_shapes) specifics += s + "|";
-    emit(DivergenceClass::kAcceptance, impls, "accepted by " + a + "; rejected by " + j, specifics);
+    for (const auto& s : error_shapes) specifics += (specifics.empty() ? "" : "/") + s;
+    emit(DivergenceClass::kAcceptance, impls, "accepted by " + a + "; rejected by " + j, tuple, specifics);
   }
 
   // Implementations grouped by their diagnostics: one divergence when the groups differ.
@@ -380,7 +435,7 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
       }
       detail += (detail.empty() ? "" : "; ") + who + ": " + describe(set);
     }
-    emit(cls, impls, what + detail, differing_shapes(groups, shape));
+    emit(cls, impls, what + detail, tuple, differing_codes(groups));
   };
 
   // Warnings among the implementations that accepted (and can report them): multisets.
@@ -412,20 +467,23 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
     if (!r->encoded) {
       std::string why = r->encode_error ? "encode failed: " + *r->encode_error : "no encoding was returned";
       emit(DivergenceClass::kRoundTripSelf, {r->implementation}, r->implementation + ": " + why,
-           "encode-failed");
+           r->implementation, "encode-failed");
       continue;
     }
     auto enc = json::parse(*r->encoded, lenient_limits());
     if (!enc.ok()) {
       emit(DivergenceClass::kRoundTripSelf, {r->implementation},
-           r->implementation + ": re-encoding is not JSON (" + enc.error().message() + ")", "not-json");
+           r->implementation + ": re-encoding is not JSON (" + enc.error().message() + ")", r->implementation,
+           "not-json");
       continue;
     }
     if (!input_value.ok()) continue;  // an accepted non-JSON input is an acceptance matter
     if (!json::semantically_equal(input_value.value(), enc.value())) {
-      std::string where = first_difference(input_value.value(), enc.value(), "");
+      auto where = first_difference(input_value.value(), enc.value(), "", "", options.known_names);
       emit(DivergenceClass::kRoundTripSelf, {r->implementation},
-           r->implementation + ": re-encoding differs from the input at '" + where + "'", shape(where));
+           r->implementation + ": re-encoding differs from the input at '" + where.path + "' (" + where.kind +
+               ")",
+           r->implementation, where.kind);
       unequal.emplace_back(r, std::move(enc.value()));
     }
   }
@@ -433,12 +491,12 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
   for (std::size_t i = 0; i < unequal.size(); ++i) {
     for (std::size_t k = i + 1; k < unequal.size(); ++k) {
       if (!json::semantically_equal(unequal[i].second, unequal[k].second)) {
-        std::string where = first_difference(unequal[i].second, unequal[k].second, "");
+        auto where = first_difference(unequal[i].second, unequal[k].second, "", "", options.known_names);
         emit(DivergenceClass::kRoundTripCross,
              {unequal[i].first->implementation, unequal[k].first->implementation},
              unequal[i].first->implementation + " and " + unequal[k].first->implementation +
-                 " re-encode differently at '" + where + "'",
-             shape(where));
+                 " re-encode differently at '" + where.path + "' (" + where.kind + ")",
+             unequal[i].first->implementation + "," + unequal[k].first->implementation, where.kind);
       }
     }
   }

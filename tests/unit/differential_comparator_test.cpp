@@ -176,5 +176,82 @@ TEST(Comparator, BucketsAbstractIndicesAndUnknownNames) {
   EXPECT_EQ(outcome_tuple({rejected("py", {}), accepted("cpp", kInput)}), "cpp=accepted,py=rejected");
 }
 
+// One fault is one bucket: across roots, slots and random member names; different faults stay apart.
+TEST(Comparator, BucketsAreOneFaultNotOneSlot) {
+  std::set<std::string, std::less<>> known{"a", "b", "x", "items"};
+  CompareOptions o;
+  o.known_names = &known;
+  // The same acceptance fault under two roots and two slots.
+  auto r1 = compare("effect", kInput,
+                    {accepted("cpp", kInput), rejected("py", {{"/a/x", "invalid_type", "error"}})}, o);
+  auto r2 = compare("catalogue", kInput,
+                    {accepted("cpp", kInput), rejected("py", {{"/b/0", "invalid_type", "error"}})}, o);
+  ASSERT_EQ(r1.size(), 1u);
+  ASSERT_EQ(r2.size(), 1u);
+  EXPECT_EQ(r1[0].bucket, r2[0].bucket);
+  EXPECT_EQ(r1[0].signature.find("effect"), std::string::npos);
+  // Diagnostics: paths differ, the codes each side has to itself are the same: one bucket.
+  auto d1 = compare("r", kInput,
+                    {rejected("cpp", {{"/a", "invalid_type", "error"}, {"/b", "missing_required", "error"}}),
+                     rejected("py", {{"", "invalid_json", "error"}})},
+                    o);
+  auto d2 =
+      compare("r", kInput,
+              {rejected("cpp", {{"/b/1", "invalid_type", "error"}, {"/x", "missing_required", "error"}}),
+               rejected("py", {{"", "invalid_json", "error"}})},
+              o);
+  auto d3 = compare("r", kInput,
+                    {rejected("cpp", {{"/b/1", "forbidden_property", "error"}}),
+                     rejected("py", {{"", "invalid_json", "error"}})},
+                    o);
+  ASSERT_EQ(d1.size(), 1u);
+  EXPECT_EQ(d1[0].cls, DivergenceClass::kDiagnostics);
+  EXPECT_EQ(d1[0].bucket, d2[0].bucket);
+  EXPECT_NE(d1[0].bucket, d3[0].bucket);
+  // An SDK failure bucket does not depend on the other implementations' outcomes or the root.
+  auto e1 = compare("r1", "\x80",
+                    {rejected("cpp", {{"", "invalid_json", "error"}}), failed("py", Outcome::kError, "x")});
+  auto e2 = compare("r2", "\x81", {accepted("cpp", "1"), failed("py", Outcome::kError, "y")});
+  ASSERT_FALSE(e1.empty());
+  ASSERT_FALSE(e2.empty());
+  EXPECT_EQ(e1.back().signature.substr(0, 13), "sdk-error|py|");
+}
+
+TEST(Comparator, BucketsKeepTraitsAndTypedBigNumbersApart) {
+  std::string big = R"({"size":9007199254740992})";
+  std::string str = R"({"size":"1"})";
+  auto typed =
+      compare("r", big, {rejected("cpp", {{"/size", "invalid_type", "error"}}), accepted("py", big)});
+  auto confusion =
+      compare("r", str, {rejected("cpp", {{"/size", "invalid_type", "error"}}), accepted("py", str)});
+  ASSERT_EQ(typed.size(), 1u);
+  ASSERT_EQ(confusion.size(), 1u);
+  // A big number in an integer slot (the known safe-integer divergence) must not hide a string accepted
+  // there.
+  EXPECT_NE(typed[0].bucket, confusion[0].bucket);
+  EXPECT_NE(typed[0].signature.find("big-number-in-typed-slot"), std::string::npos);
+}
+
+TEST(Comparator, RoundTripBucketsNameTheKindOfChangeNotThePath) {
+  std::set<std::string, std::less<>> known{"a"};
+  CompareOptions o;
+  o.known_names = &known;
+  auto drop1 = compare("r", R"({"a":1,"zz":2})",
+                       {accepted("cpp", R"({"a":1,"zz":2})"), accepted("py", R"({"a":1})")}, o);
+  auto drop2 = compare("r", R"({"a":1,"qq":[3]})",
+                       {accepted("cpp", R"({"a":1,"qq":[3]})"), accepted("py", R"({"a":1})")}, o);
+  auto number = compare("r", R"({"a":1,"zz":2})",
+                        {accepted("cpp", R"({"a":1,"zz":2})"), accepted("py", R"({"a":1,"zz":3})")}, o);
+  auto self = [](const std::vector<Divergence>& ds) {
+    for (const auto& d : ds)
+      if (d.cls == DivergenceClass::kRoundTripSelf) return d;
+    return Divergence{};
+  };
+  EXPECT_EQ(self(drop1).bucket, self(drop2).bucket);
+  EXPECT_NE(self(drop1).bucket, self(number).bucket);
+  EXPECT_NE(self(drop1).signature.find("unknown-member:dropped"), std::string::npos);
+  EXPECT_NE(self(drop1).detail.find("/zz"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace crosscheck::differential
