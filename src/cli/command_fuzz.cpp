@@ -3,6 +3,8 @@
 
 #include <iostream>
 #include <regex>
+#include <tuple>
+#include <utility>
 
 #include "campaign/campaign.hpp"
 #include "cli/adapter_options.hpp"
@@ -23,7 +25,22 @@ struct FuzzOptions {
   std::vector<std::string> seeds;
   std::size_t batch = 128;
   bool strict = false;
+  std::string shard;  ///< "I/N"
+  bool deterministic = false;
 };
+
+/// "I/N" with 0 <= I < N -> (I, N); Fatal with the accepted form otherwise.
+std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text) {
+  static const std::regex form(R"(^(\d{1,9})/(\d{1,9})$)");
+  std::smatch m;
+  if (std::regex_match(text, m, form)) {
+    std::uint64_t i = std::stoull(m[1]), n = std::stoull(m[2]);
+    if (n >= 1 && i < n) return {i, n};
+  }
+  throw Fatal(
+      "--shard '" + text +
+      "': expected I/N, shard I of N with 0 <= I < N (e.g. --shard 0/4, 1/4, 2/4 and 3/4 on four machines)");
+}
 
 /// "90", "90s", "5m", "1h", "1h30m", "2m30s" -> seconds; Fatal with the accepted forms otherwise.
 double parse_duration(const std::string& text) {
@@ -41,6 +58,8 @@ double parse_duration(const std::string& text) {
 
 int fuzz(const FuzzOptions& o) {
   campaign::CampaignOptions c;
+  if (!o.shard.empty()) std::tie(c.shard_index, c.shard_count) = parse_shard(o.shard);
+  c.deterministic = o.deterministic;
   if (!o.time.empty()) c.seconds = parse_duration(o.time);
   if (o.runs) c.runs = o.runs;
   if (!c.seconds && !c.runs) c.seconds = 60;
@@ -59,6 +78,8 @@ int fuzz(const FuzzOptions& o) {
   std::cerr << "fuzzing "
             << (c.roots.empty() ? std::string("every root") : std::to_string(c.roots.size()) + " roots")
             << " on " << c.adapters_fingerprint << " (seed " << c.seed << ", "
+            << (c.shard_count > 1 ? "shard " + o.shard + ", " : std::string())
+            << (c.deterministic ? "deterministic, " : "")
             << (c.seconds ? std::to_string(static_cast<long long>(*c.seconds)) + " s"
                           : std::to_string(*c.runs) + " inputs")
             << ") -> " << c.out << "\n";
@@ -74,12 +95,15 @@ const Registration kFuzz{CommandSpec{
     "  crosscheck fuzz --time 60s\n"
     "  crosscheck fuzz --time 1h --adapters cpp,python,rust --jobs 2 --out nightly/\n"
     "  crosscheck fuzz --runs 100000 --seed 7 --root effect --root intercept_request\n"
-    "  crosscheck fuzz --out nightly/      # again on the same folder: resumes",
+    "  crosscheck fuzz --out nightly/      # again on the same folder: resumes\n"
+    "  crosscheck fuzz --time 1h --seed 7 --shard 1/4 --out shard-1/   # one of four machines; then "
+    "crosscheck merge",
     [](CLI::App& sub) {
       auto o = std::make_shared<FuzzOptions>();
       o->adapters.add_to(sub);
       sub.add_option("--time", o->time, "Time budget: 30, 30s, 5m, 1h, 1h30m (default 60s unless --runs)");
-      sub.add_option("--runs", o->runs, "Stop after this many generated inputs");
+      sub.add_option("--runs", o->runs,
+                     "Stop after this many iterations (inputs) of the run; a shard does its share of them");
       sub.add_option("--seed", o->seed, "Run seed (every input's seed derives from it)")
           ->capture_default_str();
       sub.add_option("--out", o->out, "Output folder (corpus, findings, coverage); an existing one resumes")
@@ -88,6 +112,12 @@ const Registration kFuzz{CommandSpec{
       sub.add_option("--seeds", o->seeds, "Extra seed files or folders (any bytes)");
       sub.add_option("--batch", o->batch, "Requests per adapter batch")->check(CLI::Range(1, 100000));
       sub.add_flag("--strict", o->strict, "Fail on implementation-defined divergences too");
+      sub.add_option("--shard", o->shard,
+                     "I/N: do only the iterations i with i % N == I of this seed's run (join the shards' "
+                     "folders with crosscheck merge)");
+      sub.add_flag("--deterministic", o->deterministic,
+                   "No corpus feedback, every input sent: findings depend on the seed and iterations alone, "
+                   "so merged shards equal one run (docs/ci.md)");
       return [o] { return fuzz(*o); };
     }}};
 
