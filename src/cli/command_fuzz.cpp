@@ -10,6 +10,7 @@
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
 #include "cli/schema_option.hpp"
+#include "report/writers.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::cli {
@@ -87,6 +88,8 @@ int fuzz(const FuzzOptions& o) {
   if (differential::stop_requested())
     std::cerr << "interrupted: everything found so far is in " << c.out
               << "; run the same command to resume\n";
+  // Keep this last: the reports show what the steps above added (e.g. minimized findings).
+  report::write_run_reports(c.out, std::cerr);
   return summary.exit_code;
 }
 

@@ -1,0 +1,51 @@
+// command_report.cpp: `crosscheck report RUN_DIR`, the HTML, JUnit, Markdown and JSON-lines
+// reports of a fuzz run folder (src/report, docs/reports.md).
+#include <filesystem>
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "report/run_folder.hpp"
+#include "report/writers.hpp"
+#include "util/result.hpp"
+
+namespace crosscheck::cli {
+namespace {
+
+struct ReportOptions {
+  std::string dir;
+  std::string formats = "all";
+  std::string out;
+  bool partial = false;
+};
+
+int make_report(const ReportOptions& o) {
+  unsigned formats = report::parse_formats(o.formats);
+  report::LoadOptions load;
+  load.allow_partial = o.partial;
+  report::RunData run = report::load_run(o.dir, load);
+  std::string out = o.out.empty() ? (std::filesystem::path(o.dir) / "report").string() : o.out;
+  auto written = report::write_reports(run, out, formats);
+  std::cout << report::run_status(run) << "\n";
+  for (const auto& w : written) std::cout << "  " << w.format << ": " << w.path << "\n";
+  return kExitClean;
+}
+
+const Registration kReport{CommandSpec{
+    "report", "HTML, JUnit XML, Markdown and JSON-lines reports of a fuzz run folder",
+    "  crosscheck report crosscheck-out/                         # all reports into crosscheck-out/report/\n"
+    "  crosscheck report nightly/ --format junit,markdown --out ci-reports/\n"
+    "  cat nightly/report/summary.md >> \"$GITHUB_STEP_SUMMARY\"\n"
+    "  crosscheck report --partial nightly/       # a run that was killed before it finished",
+    [](CLI::App& sub) {
+      auto o = std::make_shared<ReportOptions>();
+      sub.add_option("run_dir", o->dir, "The --out folder of crosscheck fuzz")->required();
+      sub.add_option("--format", o->formats, "Comma-separated: html, junit, markdown, jsonl, or all")
+          ->capture_default_str();
+      sub.add_option("--out", o->out, "Folder for the reports (default RUN_DIR/report)");
+      sub.add_flag("--partial", o->partial,
+                   "Report a run without summary.json (interrupted or still running) from what is there");
+      return [o] { return make_report(*o); };
+    }}};
+
+}  // namespace
+}  // namespace crosscheck::cli

@@ -1,0 +1,580 @@
+// html_report.cpp: the self-contained HTML report of a run: status, counts, a roots x implementations
+// matrix coloured by outcome, a plot of throughput and findings over the run (inline SVG from
+// events.jsonl), every bucket with its (minimized) payload beside each implementation's result and
+// the replay commands, every finding file, the skew table, schema coverage and the implementations.
+//
+// Safety: the page loads nothing and runs nothing. It has no script at all, every string from the
+// run folder goes through html_text()/attr() (display text, then HTML-escaped), and a strict
+// Content-Security-Policy (default-src 'none') stops scripts even if an escaping bug slipped through.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "report/escape.hpp"
+#include "report/writers.hpp"
+
+namespace crosscheck::report {
+namespace {
+
+using differential::Outcome;
+
+/// Inline text (one line, escapes marked).
+std::string text(std::string_view s, std::size_t max = 0) {
+  DisplayOptions o;
+  o.keep_newlines = o.keep_tabs = false;
+  o.max_chars = max;
+  return html_text(s, o);
+}
+/// A block of text for <pre> (line breaks kept).
+std::string block(std::string_view s, std::size_t max = 0) {
+  DisplayOptions o;
+  o.max_chars = max;
+  return html_text(s, o);
+}
+/// A double-quoted attribute value (no markup at all, not even the escape spans).
+std::string attr(std::string_view s, std::size_t max = 300) { return html_escape(display_line(s, max)); }
+std::string code(std::string_view s, std::size_t max = 0) { return "<code>" + text(s, max) + "</code>"; }
+std::string anchor(const Bucket& b) { return "b-" + identifier(b.id); }
+
+const char* kStyle = R"css(
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1400px;padding:0 1.5em 3em;color:#1b1b1b;background:#fff}
+h1{font-size:1.6em;margin:.8em 0 .3em}h2{font-size:1.3em;margin:1.8em 0 .5em;border-bottom:1px solid #ddd;padding-bottom:.2em}
+h3{font-size:1.05em;margin:0 0 .4em}h4{margin:.6em 0 .3em;font-size:.95em}
+code,pre{font:12.5px/1.4 ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace}
+pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:.6em;white-space:pre-wrap;word-break:break-all;overflow-wrap:anywhere;margin:.3em 0;max-height:32em;overflow:auto}
+table{border-collapse:collapse;margin:.4em 0}th,td{border:1px solid #d0d7de;padding:.25em .5em;text-align:left;vertical-align:top}
+th{background:#f6f8fa}td.num,th.num{text-align:right}
+.esc{background:#ffe9a8;color:#7a4b00;border-radius:2px;padding:0 1px}
+.status{padding:.6em 1em;border-radius:6px;font-weight:600;margin:.5em 0}
+.status.fail{background:#fdecea;color:#8e1c1c;border:1px solid #e6a5a5}.status.pass{background:#e8f5e9;color:#1b5e20;border:1px solid #a5d6a7}
+.status.partial{background:#fff8e1;color:#7a5a00;border:1px solid #ffe082}
+nav a{margin-right:1em}
+.matrix td{text-align:center;min-width:6.5em;font-size:12.5px}.matrix th.root{text-align:left;font-weight:normal}
+.cell-fail{background:#f4b4b4;color:#6b0f0f;font-weight:600}.cell-idef{background:#ffe08a;color:#5c4300}
+.cell-ok{background:#c8e6c9;color:#1b5e20}.cell-na{background:#eee;color:#777}.cell-skew{background:#d6e4f5;color:#1d3c66}
+.cell-unfuzzed{background:#fafafa;color:#999}
+.matrix td a{color:inherit;text-decoration:none;display:block}
+.bucket{border:1px solid #d0d7de;border-left:6px solid #999;border-radius:4px;padding:.7em 1em;margin:1em 0}
+.bucket.fail{border-left-color:#c62828}.bucket.idef{border-left-color:#f9a825}
+.badge{display:inline-block;border-radius:3px;padding:0 .4em;font-size:.85em;font-weight:600;margin-right:.4em}
+.badge.fail{background:#c62828;color:#fff}.badge.idef{background:#f9a825;color:#222}
+.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1.2fr);gap:1em;align-items:start}
+@media (max-width:900px){.pair{grid-template-columns:1fr}}
+.caption{color:#555;font-size:.9em}
+.o-accepted{color:#1b5e20;font-weight:600}.o-rejected{color:#0d47a1;font-weight:600}.o-unsupported{color:#777}
+.o-error,.o-crash,.o-timeout,.o-protocol{color:#b71c1c;font-weight:700}
+tr.deviating td{background:#fff3f3}tr.deviating td:first-child::after{content:" \2260";color:#c62828;font-weight:700}
+.legend span{display:inline-block;padding:.1em .6em;margin-right:.5em;border-radius:3px}
+tr.skewed td{background:#d6e4f5}
+.note{color:#6a5200;background:#fffbea;border:1px solid #f0e1a0;padding:.3em .6em;margin:.3em 0;border-radius:4px}
+svg text{font:11px system-ui,sans-serif;fill:#333}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1em;margin:.5em 0}dl.facts dt{color:#555}dl.facts dd{margin:0}
+)css";
+
+std::string outcome_cell(const differential::ImplResult& r) {
+  return "<span class=\"o-" + std::string(differential::outcome_name(r.outcome)) + "\">" +
+         text(outcome_text(r)) + "</span>";
+}
+
+// --- plot ---------------------------------------------------------------------------------------
+
+struct Series {
+  std::string name, colour;
+  std::vector<std::pair<double, double>> points;  // (t, value)
+};
+struct Tick {
+  double t;
+  std::string colour, label;
+};
+
+double nice_step(double range) {
+  if (!(range > 0) || !std::isfinite(range)) return 1;
+  double raw = range / 4;
+  double p = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (m * p >= raw) return m * p;
+  }
+  return 10 * p;
+}
+
+std::string num(double x) { return format_fixed(x, 1); }
+
+std::string svg_panel(const std::string& title, const std::vector<Series>& series, double t_max,
+                      const std::vector<double>& resumes, const std::vector<Tick>& ticks) {
+  const double w = 900, h = 190, left = 64, right = 16, top = 26, bottom = 30;
+  double y_max = 0;
+  for (const auto& s : series) {
+    for (const auto& [t, v] : s.points) y_max = std::max(y_max, v);
+  }
+  double y_step = nice_step(std::max(y_max, 1.0));
+  y_max = std::ceil(std::max(y_max, 1.0) / y_step) * y_step;
+  double x_step = nice_step(t_max);
+  auto X = [&](double t) { return left + (w - left - right) * (t / t_max); };
+  auto Y = [&](double v) { return h - bottom - (h - top - bottom) * (v / y_max); };
+  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(w) + "\" height=\"" + num(h) +
+                  "\" viewBox=\"0 0 " + num(w) + " " + num(h) + "\" role=\"img\" aria-label=\"" +
+                  attr(title) + "\">\n";
+  s += "<text x=\"" + num(left) + "\" y=\"16\" font-weight=\"600\">" + text(title) + "</text>\n";
+  for (double y = 0; y <= y_max + y_step / 2; y += y_step) {
+    s += "<line x1=\"" + num(left) + "\" x2=\"" + num(w - right) + "\" y1=\"" + num(Y(y)) + "\" y2=\"" +
+         num(Y(y)) + "\" stroke=\"#e5e5e5\"/><text x=\"" + num(left - 6) + "\" y=\"" + num(Y(y) + 4) +
+         "\" text-anchor=\"end\">" + text(format_count(y)) + "</text>\n";
+  }
+  for (double t = 0; t <= t_max + x_step / 2; t += x_step) {
+    s += "<line x1=\"" + num(X(t)) + "\" x2=\"" + num(X(t)) + "\" y1=\"" + num(top) + "\" y2=\"" +
+         num(h - bottom) + "\" stroke=\"#f0f0f0\"/><text x=\"" + num(X(t)) + "\" y=\"" +
+         num(h - bottom + 14) + "\" text-anchor=\"middle\">" + text(format_count(t)) + " s</text>\n";
+  }
+  for (double r : resumes) {
+    s += "<line x1=\"" + num(X(r)) + "\" x2=\"" + num(X(r)) + "\" y1=\"" + num(top) + "\" y2=\"" +
+         num(h - bottom) + "\" stroke=\"#7e57c2\" stroke-dasharray=\"4 3\"/><text x=\"" + num(X(r) + 3) +
+         "\" y=\"" + num(top + 10) + "\" fill=\"#7e57c2\">resumed</text>\n";
+  }
+  std::size_t drawn = 0;
+  for (const auto& tick : ticks) {
+    if (++drawn > 2000) break;
+    s += "<line x1=\"" + num(X(tick.t)) + "\" x2=\"" + num(X(tick.t)) + "\" y1=\"" + num(h - bottom) +
+         "\" y2=\"" + num(h - bottom - 8) + "\" stroke=\"" + tick.colour + "\" stroke-width=\"2\"><title>" +
+         text(tick.label, 200) + "</title></line>\n";
+  }
+  double legend_x = w - right - 8;
+  for (auto it = series.rbegin(); it != series.rend(); ++it) {
+    std::string label = text(it->name);
+    double width = 8.0 + 6.5 * static_cast<double>(it->name.size());
+    legend_x -= width + 14;
+    s += "<rect x=\"" + num(legend_x) + "\" y=\"8\" width=\"10\" height=\"10\" fill=\"" + it->colour +
+         "\"/><text x=\"" + num(legend_x + 14) + "\" y=\"17\">" + label + "</text>\n";
+  }
+  for (const auto& ser : series) {
+    if (ser.points.empty()) continue;
+    if (ser.points.size() == 1) {
+      s += "<circle cx=\"" + num(X(ser.points[0].first)) + "\" cy=\"" + num(Y(ser.points[0].second)) +
+           "\" r=\"3\" fill=\"" + ser.colour + "\"/>\n";
+      continue;
+    }
+    s += "<polyline fill=\"none\" stroke=\"" + ser.colour + "\" stroke-width=\"1.8\" points=\"";
+    for (const auto& [t, v] : ser.points) s += num(X(t)) + "," + num(Y(v)) + " ";
+    s += "\"/>\n";
+  }
+  s += "<line x1=\"" + num(left) + "\" x2=\"" + num(w - right) + "\" y1=\"" + num(h - bottom) + "\" y2=\"" +
+       num(h - bottom) + "\" stroke=\"#888\"/>\n</svg>\n";
+  return s;
+}
+
+double field(const json::Value& o, const char* key, bool& ok) {
+  const json::Value* v = o.find(key);
+  if (!v || !v->is_number()) {
+    ok = false;
+    return 0;
+  }
+  double d = std::strtod(v->number_text().c_str(), nullptr);
+  if (!std::isfinite(d) || d < 0) ok = false;
+  return d;
+}
+
+std::string plot(const RunData& run) {
+  Series in{"inputs/s (in process)", "#1565c0", {}}, sent{"inputs/s sent to adapters", "#2e7d32", {}};
+  Series buckets{"buckets", "#c62828", {}}, files{"finding files", "#6d4c41", {}},
+      divergent{"divergent inputs", "#f9a825", {}};
+  std::vector<double> resumes;
+  std::vector<Tick> ticks;
+  double t_max = 0;
+  for (const auto& e : run.events.events) {
+    if (!std::isfinite(e.t) || e.t < 0 || e.t > 1e9) continue;
+    t_max = std::max(t_max, e.t);
+    bool ok = true;
+    if (e.name == "progress") {
+      double a = field(e.fields, "inputsPerSecond", ok), b = field(e.fields, "sentPerSecond", ok);
+      double bk = field(e.fields, "buckets", ok), dv = field(e.fields, "divergentInputs", ok);
+      bool has_files = true;
+      double fl = field(e.fields, "findings", has_files);
+      if (!ok) continue;
+      in.points.emplace_back(e.t, a);
+      sent.points.emplace_back(e.t, b);
+      buckets.points.emplace_back(e.t, bk);
+      divergent.points.emplace_back(e.t, dv);
+      if (has_files) files.points.emplace_back(e.t, fl);
+    } else if (e.name == "start") {
+      const json::Value* r = e.fields.find("resumed");
+      if (r && r->is_bool() && r->as_bool()) resumes.push_back(e.t);
+    } else if (e.name == "finding") {
+      const json::Value* idef = e.fields.find("implementationDefined");
+      const json::Value* fresh = e.fields.find("newBucket");
+      const json::Value* file = e.fields.find("file");
+      bool defined = idef && idef->is_bool() && idef->as_bool();
+      bool is_new = fresh && fresh->is_bool() && fresh->as_bool();
+      std::string colour = !is_new ? "#9e9e9e" : defined ? "#f9a825" : "#c62828";
+      ticks.push_back(
+          {e.t, colour, (file && file->is_string() ? file->string_value() : std::string("finding"))});
+    }
+  }
+  if (in.points.empty()) {
+    return "<p>No progress events in events.jsonl: nothing to plot.</p>\n";
+  }
+  t_max = std::max(t_max, 1.0);
+  std::string s;
+  s += svg_panel("Inputs per second in process (generation + C++ decoder)", {in}, t_max, resumes, {});
+  s += svg_panel("Inputs per second sent to the adapters", {sent}, t_max, resumes, {});
+  s += svg_panel(
+      "Findings over the run (ticks: finding files; red new contract bucket, amber new "
+      "implementation-defined bucket, grey more of a known bucket)",
+      {buckets, files}, t_max, resumes, ticks);
+  s += svg_panel("Divergent inputs (cumulative)", {divergent}, t_max, resumes, {});
+  return s;
+}
+
+// --- sections -------------------------------------------------------------------------------------
+
+std::string counts_table(const RunData& run) {
+  std::map<std::string, std::size_t> buckets_by_class, failing_by_class;
+  for (const auto& b : run.buckets) {
+    ++buckets_by_class[differential::class_name(b.cls)];
+    if (run.fails(b)) ++failing_by_class[differential::class_name(b.cls)];
+  }
+  auto by_class = summary_counts(run, "byClass");
+  std::set<std::string> keys;
+  for (const auto& [k, n] : by_class) keys.insert(k);
+  for (const auto& [k, n] : buckets_by_class) keys.insert(k);
+  std::string s = "<h3>Per class</h3>\n";
+  if (keys.empty()) return s + "<p>No divergence.</p>\n";
+  s += "<table><tr><th>class</th><th class=\"num\">divergences</th><th class=\"num\">buckets</th><th "
+       "class=\"num\">failing buckets</th></tr>\n";
+  for (const auto& k : keys) {
+    s += "<tr><td>" + text(k) + "</td><td class=\"num\">" + format_count(by_class[k]) +
+         "</td><td class=\"num\">" + std::to_string(buckets_by_class[k]) + "</td><td class=\"num\">" +
+         std::to_string(failing_by_class[k]) + "</td></tr>\n";
+  }
+  s += "</table>\n";
+  std::map<std::string, std::size_t> deviating;
+  for (const auto& b : run.buckets) {
+    for (const auto& i : b.deviating) ++deviating[i];
+  }
+  auto by_impl = summary_counts(run, "byImplementation");
+  s += "<h3>Per implementation</h3>\n<table><tr><th>implementation</th><th class=\"num\">divergences "
+       "involving "
+       "it</th><th class=\"num\">buckets where it deviates</th></tr>\n";
+  for (const auto& i : run.implementations) {
+    s += "<tr><td>" + text(i) + "</td><td class=\"num\">" + format_count(by_impl[i]) +
+         "</td><td class=\"num\">" + std::to_string(deviating[i]) + "</td></tr>\n";
+  }
+  s += "</table>\n";
+  return s;
+}
+
+std::string matrix(const RunData& run) {
+  std::set<std::string> fuzzed;
+  bool fuzzed_known = false;
+  if (const json::Value* r = run.summary.is_object() ? run.summary.find("roots") : nullptr;
+      r && r->is_array()) {
+    fuzzed_known = true;
+    for (const auto& x : r->items()) {
+      if (x.is_string()) fuzzed.insert(x.string_value());
+    }
+  }
+  std::set<std::string> skewed(run.skewed_roots.begin(), run.skewed_roots.end());
+  std::string s =
+      "<p class=\"legend\">Each cell: the buckets on that root in which the implementation deviates from the "
+      "others "
+      "(the majority; on a tie, the C++ decoder). <span class=\"cell-fail\">failing</span><span "
+      "class=\"cell-idef\">implementation-defined only</span><span class=\"cell-ok\">fuzzed, no "
+      "divergence</span><span "
+      "class=\"cell-skew\">skewed root (not compared)</span><span class=\"cell-na\">root missing</span><span "
+      "class=\"cell-unfuzzed\">not fuzzed</span></p>\n";
+  s += "<table class=\"matrix\"><tr><th>root</th>";
+  for (const auto& i : run.implementations) s += "<th>" + text(i) + "</th>";
+  s += "</tr>\n";
+  for (const auto& root : run.roots) {
+    s += "<tr><th class=\"root\">" + code(root) + (skewed.count(root) ? " <small>(skewed)</small>" : "") +
+         "</th>";
+    for (const auto& impl : run.implementations) {
+      auto row = run.skew.find(root);
+      bool missing = false;
+      if (row != run.skew.end()) {
+        auto cell = row->second.find(impl);
+        missing = cell != row->second.end() && cell->second.empty();
+      }
+      std::size_t failing = 0, other = 0;
+      const Bucket* first = nullptr;
+      for (const auto& b : run.buckets) {
+        if (b.root != root || std::find(b.deviating.begin(), b.deviating.end(), impl) == b.deviating.end())
+          continue;
+        ++(run.fails(b) ? failing : other);
+        if (!first) first = &b;
+      }
+      std::string cls, label;
+      if (failing) {
+        cls = "cell-fail";
+        label =
+            std::to_string(failing) + " failing" + (other ? ", " + std::to_string(other) + " impl-def." : "");
+      } else if (other) {
+        cls = "cell-idef";
+        label = std::to_string(other) + " impl-defined";
+      } else if (missing) {
+        cls = "cell-na";
+        label = "\u2014";
+      } else if (skewed.count(root)) {
+        cls = "cell-skew";
+        label = "skewed";
+      } else if (fuzzed_known && !fuzzed.count(root)) {
+        cls = "cell-unfuzzed";
+        label = "not fuzzed";
+      } else {
+        cls = "cell-ok";
+        label = "ok";
+      }
+      s += "<td class=\"" + cls + "\">";
+      if (first)
+        s += "<a href=\"#" + anchor(*first) + "\">" + text(label) + "</a>";
+      else
+        s += text(label);
+      s += "</td>";
+    }
+    s += "</tr>\n";
+  }
+  return s + "</table>\n";
+}
+
+std::string bucket_section(const RunData& run, const Bucket& b, std::size_t number) {
+  const FindingFile& file = run.findings[b.shown];
+  const findings::Finding& f = b.finding(run.findings);
+  bool fails = run.fails(b);
+  std::string s =
+      "<section class=\"bucket " + std::string(fails ? "fail" : "idef") + "\" id=\"" + anchor(b) + "\">\n";
+  s += "<h3>" + std::to_string(number) + ". <span class=\"badge " +
+       (fails ? "fail\">fails the run" : "idef\">implementation-defined") + "</span>" +
+       text(differential::class_name(b.cls)) + " on " + code(b.root) + " \u00b7 bucket " + code(b.id) +
+       "</h3>\n";
+  s += "<p>" + text(b.divergence.detail, 2000) + "</p>\n<p class=\"caption\">";
+  if (!b.deviating.empty()) {
+    s += "deviating: ";
+    for (std::size_t i = 0; i < b.deviating.size(); ++i)
+      s += (i ? ", " : "") + std::string("<b>") + text(b.deviating[i]) + "</b>";
+    s += " \u00b7 ";
+  }
+  s += "involved: ";
+  for (std::size_t i = 0; i < b.divergence.implementations.size(); ++i)
+    s += (i ? ", " : "") + text(b.divergence.implementations[i]);
+  if (!f.traits.empty()) {
+    s += " \u00b7 implementation-defined traits of the input: ";
+    for (std::size_t i = 0; i < f.traits.size(); ++i) s += (i ? ", " : "") + code(f.traits[i]);
+  }
+  s += " \u00b7 " + std::to_string(b.files.size()) + " finding file(s)</p>\n";
+  s += "<div class=\"pair\"><div><div class=\"caption\">Payload, " +
+       format_count(static_cast<double>(f.input.size())) + " bytes";
+  if (b.shown_minimized) {
+    s += ", minimized from " + format_count(static_cast<double>(file.original.input.size())) + " bytes";
+    if (file.reduction)
+      s += " in " + format_count(static_cast<double>(file.reduction->calls)) + " adapter calls";
+    s += " (" + text(file.min_path) + ")";
+  } else {
+    s += " (" + text(file.path) +
+         (file.minimized ? "; its minimized version left this bucket" : ", not minimized") + ")";
+  }
+  s += "</div>\n<pre class=\"payload\">" + block(f.input, 65536) + "</pre></div>\n";
+  s += "<table "
+       "class=\"results\"><tr><th>implementation</th><th>outcome</th><th>diagnostics</th><th>re-encoding / "
+       "message</th></tr>\n";
+  for (const auto& r : f.results) {
+    bool odd = std::find(b.deviating.begin(), b.deviating.end(), r.implementation) != b.deviating.end();
+    s += std::string("<tr") + (odd ? " class=\"deviating\"" : "") + "><td>" + text(r.implementation) +
+         "</td><td>" + outcome_cell(r) + "</td><td>";
+    for (const auto& d : r.diagnostics) {
+      s += code(d.code) + " at " + code(d.path.empty() ? "(root)" : d.path, 300) +
+           (d.severity == "error" ? "" : " <small>" + text(d.severity) + "</small>") + "<br>";
+    }
+    s += "</td><td>";
+    if (r.encoded) s += "<code>" + text(*r.encoded, 1000) + "</code>";
+    if (r.encode_error) s += "<div>encode error: " + text(*r.encode_error, 1000) + "</div>";
+    if (r.message) s += "<div>" + text(*r.message, 1000) + "</div>";
+    if (!r.stderr_tail.empty())
+      s += "<details><summary>stderr</summary><pre>" + block(r.stderr_tail, 8000) + "</pre></details>";
+    s += "</td></tr>\n";
+  }
+  s += "</table></div>\n<h4>Replay</h4>\n<pre class=\"replay\">";
+  for (std::size_t k : b.files) {
+    s += block(RunData::replay_command(run.findings[k].path)) + "\n";
+    if (run.findings[k].minimized) s += block(RunData::replay_command(run.findings[k].min_path)) + "\n";
+  }
+  s += "</pre>\n<details><summary>signature</summary><code>" + text(b.signature, 4000) +
+       "</code></details>\n</section>\n";
+  return s;
+}
+
+std::string findings_table(const RunData& run) {
+  if (run.findings.empty()) return "<p>No finding files.</p>\n";
+  std::string s =
+      "<table><tr><th>file</th><th>root</th><th>classes</th><th "
+      "class=\"num\">bytes</th><th>replay</th></tr>\n";
+  for (const auto& f : run.findings) {
+    std::set<std::string> classes;
+    for (const auto& d : f.original.divergences) classes.insert(differential::class_name(d.cls));
+    std::string cls;
+    for (const auto& c : classes) cls += (cls.empty() ? "" : ", ") + c;
+    s += "<tr><td>" + code(f.name) + "</td><td>" + code(f.original.root) + "</td><td>" + text(cls) +
+         "</td><td class=\"num\">" + format_count(static_cast<double>(f.original.input.size())) +
+         (f.minimized ? " \u2192 " + format_count(static_cast<double>(f.minimized->input.size()))
+                      : std::string()) +
+         "</td><td><code>" + text(RunData::replay_command(f.path)) + "</code>";
+    if (f.minimized) s += "<br><code>" + text(RunData::replay_command(f.min_path)) + "</code>";
+    s += "</td></tr>\n";
+  }
+  return s + "</table>\n";
+}
+
+std::string skew_table(const RunData& run) {
+  if (run.skew.empty())
+    return "<p>The skew table was not recorded (summary.json missing or from a partial run).</p>\n";
+  std::set<std::string> skewed(run.skewed_roots.begin(), run.skewed_roots.end());
+  std::string s =
+      "<p>Closure hash of each root's schema per implementation (same hash: same schema documents; "
+      "\u2014: the implementation lacks the root). Implementations are compared only where the hashes "
+      "agree; " +
+      std::to_string(skewed.size()) + " skewed root(s).</p>\n<table><tr><th>root</th>";
+  for (const auto& i : run.implementations) s += "<th>" + text(i) + "</th>";
+  s += "</tr>\n";
+  for (const auto& [root, row] : run.skew) {
+    s +=
+        std::string("<tr") + (skewed.count(root) ? " class=\"skewed\"" : "") + "><td>" + code(root) + "</td>";
+    for (const auto& i : run.implementations) {
+      auto it = row.find(i);
+      s += "<td>" + (it == row.end() || it->second.empty() ? std::string("\u2014") : code(it->second)) +
+           "</td>";
+    }
+    s += "</tr>\n";
+  }
+  return s + "</table>\n";
+}
+
+std::string coverage_section(const RunData& run) {
+  if (!run.coverage.is_object()) return "<p>coverage.json is missing.</p>\n";
+  auto number = [&](const char* k) {
+    const json::Value* v = run.coverage.find(k);
+    return v && v->is_number() ? std::strtod(v->number_text().c_str(), nullptr) : 0.0;
+  };
+  std::string s = "<p><b>" + format_fixed(number("percent"), 1) +
+                  "%</b> of (node, outcome) pairs reached: " + format_count(number("reachedAccepted")) +
+                  " of " + format_count(number("tracked")) +
+                  " outcome-deciding schema nodes seen in an accepted payload, " +
+                  format_count(number("reachedRejected")) + " of " + format_count(number("tracked")) +
+                  " in a rejected one.</p>\n";
+  const json::Value* unreached = run.coverage.find("unreached");
+  for (const auto& [key, label] :
+       {std::pair<const char*, const char*>{"neverAccepted", "never in an accepted payload"},
+        {"neverRejected", "never in a rejected payload"}}) {
+    const json::Value* list = unreached && unreached->is_object() ? unreached->find(key) : nullptr;
+    std::size_t n = list && list->is_array() ? list->items().size() : 0;
+    s += "<details><summary>" + std::to_string(n) + " node(s) " + label + "</summary><ul>\n";
+    std::size_t shown = 0;
+    if (list && list->is_array()) {
+      for (const auto& x : list->items()) {
+        if (++shown > 5000) break;
+        if (x.is_string()) s += "<li>" + code(x.string_value(), 500) + "</li>\n";
+      }
+    }
+    s += "</ul></details>\n";
+  }
+  return s;
+}
+
+std::string implementations_section(const RunData& run) {
+  const json::Value* ids = run.summary.is_object() ? run.summary.find("implementations") : nullptr;
+  if (!ids || !ids->is_array()) return "<p>Not recorded (summary.json missing or from a partial run).</p>\n";
+  const char* keys[] = {
+      "name",         "reportedName", "language", "version",        "languageVersion", "schemaManifestSha256",
+      "sourceCommit", "schemaBundle", "roots",    "reportsWarnings"};
+  std::string s = "<table><tr>";
+  for (const char* k : keys) s += "<th>" + text(k) + "</th>";
+  s += "</tr>\n";
+  for (const auto& id : ids->items()) {
+    s += "<tr>";
+    for (const char* k : keys) {
+      const json::Value* v = id.is_object() ? id.find(k) : nullptr;
+      std::string cell;
+      if (v && v->is_string())
+        cell = v->string_value();
+      else if (v && v->is_number())
+        cell = v->number_text();
+      else if (v && v->is_bool())
+        cell = v->as_bool() ? "yes" : "no";
+      s += "<td>" + text(cell, 300) + "</td>";
+    }
+    s += "</tr>\n";
+  }
+  return s + "</table>\n";
+}
+
+}  // namespace
+
+std::string html_report(const RunData& run) {
+  std::string status = run_status(run);
+  std::string status_class = run.partial ? "partial" : status.rfind("passed", 0) == 0 ? "pass" : "fail";
+  std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  // First in <head>, before anything derived from the run: no script, frame, font or fetch can happen.
+  h +=
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+      "img-src data:; base-uri 'none'; form-action 'none'\">\n";
+  h += "<meta name=\"referrer\" content=\"no-referrer\">\n<meta name=\"viewport\" "
+       "content=\"width=device-width, "
+       "initial-scale=1\">\n";
+  h += "<title>crosscheck report</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
+  h += "<h1>crosscheck report</h1>\n<div class=\"status " + status_class + "\">" + text(status) + "</div>\n";
+  h += "<dl class=\"facts\"><dt>run folder</dt><dd>" + code(run.dir, 500) + "</dd>";
+  if (run.summary.is_object()) {
+    h += "<dt>seed</dt><dd>" + format_fixed(run.summary_number("seed"), 0) + "</dd>";
+    h += "<dt>run time</dt><dd>" + format_fixed(run.summary_number("elapsed"), 1) + " s</dd>";
+    const json::Value* v = run.summary.find("crosscheckVersion");
+    h += "<dt>crosscheck</dt><dd>" + text(v && v->is_string() ? v->string_value() : "?") + "</dd>";
+    h += "<dt>exit code</dt><dd>" + format_fixed(run.summary_number("exitCode"), 0) +
+         (run.strict ? " (--strict: implementation-defined divergences fail too)" : "") + "</dd>";
+  }
+  h += "<dt>implementations</dt><dd>";
+  for (std::size_t i = 0; i < run.implementations.size(); ++i)
+    h += (i ? ", " : "") + code(run.implementations[i]);
+  h += "</dd></dl>\n";
+  for (const auto& n : run.notes) h += "<p class=\"note\">" + text(n, 1000) + "</p>\n";
+  h += "<nav><a href=\"#matrix\">matrix</a><a href=\"#plot\">over time</a><a href=\"#buckets\">buckets</a><a "
+       "href=\"#findings\">finding files</a><a href=\"#skew\">schema skew</a><a href=\"#coverage\">schema "
+       "coverage</a><a "
+       "href=\"#implementations\">implementations</a></nav>\n";
+
+  h += "<h2 id=\"summary\">Summary</h2>\n<table><tr><th class=\"num\">inputs generated</th><th "
+       "class=\"num\">sent to "
+       "adapters</th><th class=\"num\">divergent inputs</th><th class=\"num\">on contract inputs</th><th "
+       "class=\"num\">buckets</th><th class=\"num\">finding files</th><th class=\"num\">schema "
+       "coverage</th></tr>\n<tr><td class=\"num\">" +
+       format_count(run.summary_number("generated")) + "</td><td class=\"num\">" +
+       format_count(run.summary_number("sent")) + "</td><td class=\"num\">" +
+       format_count(run.summary_number("divergentInputs")) + "</td><td class=\"num\">" +
+       format_count(run.summary_number("contractInputs")) + "</td><td class=\"num\">" +
+       std::to_string(run.buckets.size()) + "</td><td class=\"num\">" + std::to_string(run.findings.size()) +
+       "</td><td class=\"num\">" + format_fixed(run.summary_number("coveragePercent"), 1) +
+       "%</td></tr></table>\n";
+  h += counts_table(run);
+
+  h += "<h2 id=\"matrix\">Roots \u00d7 implementations</h2>\n" + matrix(run);
+  h += "<h2 id=\"plot\">Throughput and findings over the run</h2>\n" + plot(run);
+
+  h += "<h2 id=\"buckets\">Buckets</h2>\n";
+  if (run.buckets.empty()) h += "<p>No divergence was found.</p>\n";
+  h += "<p>One section per bucket (divergences with the same signature), failing ones first. The payload "
+       "shown is "
+       "the smallest of the bucket's finding files, minimized when the reducer kept the bucket; rows marked "
+       "\u2260 "
+       "are the implementations that deviate. Escapes such as <span class=\"esc\">\\xff</span> (a byte that "
+       "is not "
+       "UTF-8) and <span class=\"esc\">\\u0000</span> (a control or invisible character) are highlighted; "
+       "the exact "
+       "bytes are in the finding file.</p>\n";
+  for (std::size_t i = 0; i < run.buckets.size(); ++i) h += bucket_section(run, run.buckets[i], i + 1);
+
+  h += "<h2 id=\"findings\">Finding files</h2>\n" + findings_table(run);
+  h += "<h2 id=\"skew\">Schema skew</h2>\n" + skew_table(run);
+  h += "<h2 id=\"coverage\">Schema coverage</h2>\n" + coverage_section(run);
+  h += "<h2 id=\"implementations\">Implementations</h2>\n" + implementations_section(run);
+  h += "<p class=\"caption\">Written by crosscheck " + text(CROSSCHECK_VERSION) +
+       " (crosscheck report). The page loads nothing and runs no script.</p>\n</body>\n</html>\n";
+  return h;
+}
+
+}  // namespace crosscheck::report

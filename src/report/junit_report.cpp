@@ -1,0 +1,123 @@
+// junit_report.cpp: JUnit XML of a run, so CI systems list the divergences as tests: one test case
+// per bucket (a failure for a contract divergence, skipped with the details in system-out for an
+// implementation-defined one), and a passing case per fuzzed root without any bucket. Every
+// string is display text first (escape.hpp), so nothing XML 1.0 forbids can reach the file.
+#include <set>
+
+#include "report/escape.hpp"
+#include "report/writers.hpp"
+
+namespace crosscheck::report {
+namespace {
+
+std::string case_body(const RunData& run, const Bucket& b) {
+  const FindingFile& file = run.findings[b.shown];
+  const findings::Finding& f = b.finding(run.findings);
+  std::string s;
+  s += "bucket " + b.id + " (" + differential::class_name(b.cls) + " on " + b.root + ")\n";
+  s += b.divergence.detail + "\n";
+  if (!b.deviating.empty()) {
+    s += "deviating:";
+    for (const auto& i : b.deviating) s += " " + i;
+    s += "\n";
+  }
+  if (!f.traits.empty()) {
+    s += "implementation-defined input traits:";
+    for (const auto& t : f.traits) s += " " + t;
+    s += "\n";
+  }
+  s +=
+      "\npayload (" + std::to_string(f.input.size()) + " bytes" +
+      (b.shown_minimized ? ", minimized from " + std::to_string(file.original.input.size()) : std::string()) +
+      "):\n";
+  DisplayOptions o;
+  o.max_chars = 4000;
+  s += display_text(f.input, o) + "\n\nresults:\n";
+  for (const auto& r : f.results) {
+    s += "  " + r.implementation + ": " + outcome_text(r);
+    std::string d = diagnostics_text(r);
+    if (!d.empty()) s += ": " + d;
+    if (r.message) s += " (" + *r.message + ")";
+    s += "\n";
+  }
+  s += "\nreplay:\n";
+  for (std::size_t k : b.files) {
+    s += "  " + RunData::replay_command(run.findings[k].path) + "\n";
+    if (run.findings[k].minimized) s += "  " + RunData::replay_command(run.findings[k].min_path) + "\n";
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string junit_report(const RunData& run) {
+  std::string cases;
+  std::size_t tests = 0, failures = 0, skipped = 0;
+  std::set<std::string> roots_with_buckets;
+  for (const auto& b : run.buckets) {
+    roots_with_buckets.insert(b.root);
+    ++tests;
+    std::string who;
+    for (const auto& i : b.deviating) who += (who.empty() ? "" : ",") + i;
+    std::string name =
+        std::string(differential::class_name(b.cls)) + " " + b.id + (who.empty() ? "" : " (" + who + ")");
+    cases += "    <testcase classname=\"" + xml_attribute("crosscheck." + b.root) + "\" name=\"" +
+             xml_attribute(name) + "\" time=\"0\">\n";
+    std::string body = xml_text(case_body(run, b));
+    if (run.fails(b)) {
+      ++failures;
+      cases += "      <failure type=\"" + xml_attribute(differential::class_name(b.cls)) + "\" message=\"" +
+               xml_attribute(display_line(b.divergence.detail, 500)) + "\">" + body + "</failure>\n";
+    } else {
+      ++skipped;
+      cases += "      <skipped message=\"" +
+               xml_attribute("implementation-defined input: " + display_line(b.divergence.detail, 500)) +
+               "\"/>\n      <system-out>" + body + "</system-out>\n";
+    }
+    cases += "    </testcase>\n";
+  }
+  // Roots that were fuzzed without a divergence pass, so a CI dashboard shows what was covered.
+  std::vector<std::string> fuzzed;
+  if (const json::Value* r = run.summary.is_object() ? run.summary.find("roots") : nullptr;
+      r && r->is_array()) {
+    for (const auto& x : r->items()) {
+      if (x.is_string()) fuzzed.push_back(x.string_value());
+    }
+  }
+  for (const auto& root : fuzzed) {
+    if (roots_with_buckets.count(root)) continue;
+    ++tests;
+    cases += "    <testcase classname=\"" + xml_attribute("crosscheck." + root) +
+             "\" name=\"no divergence\" time=\"0\"/>\n";
+  }
+  std::string timestamp;
+  for (const auto& e : run.events.events) {
+    if (e.name != "start") continue;
+    if (const json::Value* at = e.fields.find("startedAt"); at && at->is_string())
+      timestamp = at->string_value();
+    break;
+  }
+  std::string counts = " tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) +
+                       "\" errors=\"0\" skipped=\"" + std::to_string(skipped) + "\" time=\"" +
+                       format_fixed(run.summary_number("elapsed"), 3) + "\"";
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  xml += "<testsuites name=\"crosscheck\"" + counts + ">\n";
+  xml += "  <testsuite name=\"" + xml_attribute("crosscheck fuzz " + run.dir) + "\"" + counts +
+         (timestamp.empty() ? std::string() : " timestamp=\"" + xml_attribute(timestamp) + "\"") + ">\n";
+  xml += "    <properties>\n";
+  auto property = [&](const std::string& name, const std::string& value) {
+    xml += "      <property name=\"" + xml_attribute(name) + "\" value=\"" + xml_attribute(value) + "\"/>\n";
+  };
+  property("status", run_status(run));
+  property("seed", format_fixed(run.summary_number("seed"), 0));
+  std::string impls;
+  for (const auto& i : run.implementations) impls += (impls.empty() ? "" : ",") + i;
+  property("implementations", impls);
+  property("schemaCoveragePercent", format_fixed(run.summary_number("coveragePercent"), 1));
+  property("inputsGenerated", format_fixed(run.summary_number("generated"), 0));
+  property("inputsSent", format_fixed(run.summary_number("sent"), 0));
+  xml += "    </properties>\n" + cases + "  </testsuite>\n</testsuites>\n";
+  return xml;
+}
+
+}  // namespace crosscheck::report

@@ -1,0 +1,165 @@
+// report_common.cpp: helpers shared by the report writers, the JSON-lines bucket list, and writing
+// the chosen reports into a folder.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include "findings/finding_store.hpp"
+#include "json/write.hpp"
+#include "report/writers.hpp"
+#include "util/result.hpp"
+
+namespace crosscheck::report {
+
+std::string format_count(double n) {
+  if (!std::isfinite(n)) return "?";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f", n);
+  std::string digits = buf, out;
+  std::size_t start = digits[0] == '-' ? 1 : 0;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > start && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string format_fixed(double x, int decimals) {
+  if (!std::isfinite(x)) return "?";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+  return buf;
+}
+
+std::string outcome_text(const differential::ImplResult& r) {
+  std::string s = differential::outcome_name(r.outcome);
+  std::size_t warnings = 0;
+  for (const auto& d : r.diagnostics) warnings += d.severity == "warning";
+  if (warnings) s += " (" + std::to_string(warnings) + (warnings == 1 ? " warning)" : " warnings)");
+  return s;
+}
+
+std::string diagnostics_text(const differential::ImplResult& r) {
+  std::string s;
+  for (const auto& d : r.diagnostics) {
+    s += (s.empty() ? "" : "; ") + d.code + " at " + (d.path.empty() ? "(root)" : d.path);
+    if (d.severity != "error") s += " [" + d.severity + "]";
+  }
+  return s;
+}
+
+std::map<std::string, double> summary_counts(const RunData& run, const char* key) {
+  std::map<std::string, double> out;
+  const json::Value* o = run.summary.is_object() ? run.summary.find(key) : nullptr;
+  if (!o || !o->is_object()) return out;
+  for (const auto& m : o->members()) {
+    if (m.value.is_number()) out[m.key] = std::strtod(m.value.number_text().c_str(), nullptr);
+  }
+  return out;
+}
+
+std::string run_status(const RunData& run) {
+  std::size_t failing = 0;
+  for (const auto& b : run.buckets) failing += run.fails(b);
+  std::size_t other = run.buckets.size() - failing;
+  std::string extra = other ? " (" + std::to_string(other) + " implementation-defined)" : "";
+  if (run.partial)
+    return "INCOMPLETE: the run did not finish; " + std::to_string(failing) + " failing bucket(s) so far";
+  if (run.summary_number("exitCode") != 0 || failing > 0)
+    return "FAILED: " + std::to_string(failing) + " bucket(s) of " +
+           (run.strict ? std::string("divergences (strict)") : std::string("contract divergences")) + extra;
+  if (run.buckets.empty()) return "passed: no divergence";
+  return "passed: no contract divergence" + extra;
+}
+
+unsigned parse_formats(const std::string& list) {
+  unsigned bits = 0;
+  std::stringstream ss(list);
+  std::string word;
+  while (std::getline(ss, word, ',')) {
+    if (word == "all")
+      bits |= kAllFormats;
+    else if (word == "html")
+      bits |= kHtml;
+    else if (word == "junit")
+      bits |= kJunit;
+    else if (word == "markdown" || word == "md")
+      bits |= kMarkdown;
+    else if (word == "jsonl")
+      bits |= kJsonl;
+    else
+      throw Fatal("--format: unknown format '" + word +
+                  "' (expected html, junit, markdown, jsonl or all, comma-separated)");
+  }
+  if (!bits) throw Fatal("--format: expected html, junit, markdown, jsonl or all, comma-separated");
+  return bits;
+}
+
+std::string buckets_jsonl(const RunData& run) {
+  std::string out;
+  auto strings = [](const std::vector<std::string>& v) {
+    json::Value a = json::Value::array();
+    for (const auto& s : v) a.push(json::Value::string(s));
+    return a;
+  };
+  for (const auto& b : run.buckets) {
+    const FindingFile& shown = run.findings[b.shown];
+    json::Value o = json::Value::object();
+    o.add("bucket", json::Value::string(b.id));
+    o.add("class", json::Value::string(differential::class_name(b.cls)));
+    o.add("root", json::Value::string(b.root));
+    o.add("implementations", strings(b.divergence.implementations));
+    o.add("deviating", strings(b.deviating));
+    o.add("implementationDefined", json::Value::boolean(b.implementation_defined));
+    o.add("fails", json::Value::boolean(run.fails(b)));
+    o.add("detail", json::Value::string(b.divergence.detail));
+    o.add("signature", json::Value::string(b.signature));
+    std::vector<std::string> files, replay;
+    for (std::size_t k : b.files) {
+      files.push_back(run.findings[k].path);
+      replay.push_back(RunData::replay_command(run.findings[k].path));
+      if (run.findings[k].minimized) replay.push_back(RunData::replay_command(run.findings[k].min_path));
+    }
+    o.add("files", strings(files));
+    o.add("shown", json::Value::string(b.shown_minimized ? shown.min_path : shown.path));
+    o.add("shownMinimized", json::Value::boolean(b.shown_minimized));
+    o.add("replay", strings(replay));
+    out += json::write(o) + "\n";
+  }
+  return out;
+}
+
+std::vector<WrittenReport> write_reports(const RunData& run, const std::string& out_dir, unsigned formats) {
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) throw Fatal("cannot create the report folder " + out_dir + ": " + ec.message());
+  std::vector<WrittenReport> written;
+  auto write = [&](const char* format, const char* name, const std::string& content) {
+    std::string path = (std::filesystem::path(out_dir) / name).string();
+    findings::write_file_atomically(path, content);
+    written.push_back({format, path});
+  };
+  if (formats & kHtml) write("html", "report.html", html_report(run));
+  if (formats & kJunit) write("junit", "junit.xml", junit_report(run));
+  if (formats & kMarkdown) write("markdown", "summary.md", markdown_report(run));
+  if (formats & kJsonl) write("jsonl", "buckets.jsonl", buckets_jsonl(run));
+  return written;
+}
+
+void write_run_reports(const std::string& run_dir, std::ostream& log) {
+  try {
+    LoadOptions load;
+    load.allow_partial = true;
+    RunData run = load_run(run_dir, load);
+    auto written = write_reports(run, (std::filesystem::path(run_dir) / "report").string(), kAllFormats);
+    log << "reports:";
+    for (const auto& w : written) log << " " << w.path;
+    log << "\n";
+  } catch (const std::exception& e) {
+    log << "WARNING: the reports could not be written (" << e.what() << "); run `crosscheck report "
+        << run_dir << "` to retry\n";
+  }
+}
+
+}  // namespace crosscheck::report

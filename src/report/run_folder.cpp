@@ -1,0 +1,388 @@
+// run_folder.cpp: loading a run folder for the reports, and grouping its findings into buckets.
+#include "report/run_folder.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "json/parse.hpp"
+#include "json/write.hpp"
+#include "report/escape.hpp"
+#include "util/result.hpp"
+
+namespace crosscheck::report {
+namespace {
+
+namespace fs = std::filesystem;
+using differential::DivergenceClass;
+
+constexpr const char* kRunFormat = "crosscheck-fuzz/1";
+constexpr const char* kSummaryFormat = "crosscheck-summary/1";
+
+std::optional<std::string> read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// The file parsed, or null when it does not exist; Fatal naming it when it exists but is not JSON.
+json::Value read_json(const fs::path& p) {
+  std::error_code ec;
+  if (!fs::exists(p, ec)) return json::Value::null();
+  auto text = read_file(p);
+  if (!text) throw Fatal(p.string() + ": cannot be read");
+  json::ParseLimits limits;
+  limits.max_bytes = std::size_t{1} << 30;
+  auto parsed = json::parse(*text, limits);
+  if (!parsed.ok()) {
+    throw Fatal(p.string() + ": not JSON (" + parsed.error().message() +
+                "): the file is damaged or was cut while being written");
+  }
+  if (!parsed.value().is_object()) throw Fatal(p.string() + ": expected a JSON object");
+  return std::move(parsed.value());
+}
+
+std::string string_field(const json::Value& o, const char* key) {
+  const json::Value* v = o.is_object() ? o.find(key) : nullptr;
+  return v && v->is_string() ? v->string_value() : "";
+}
+
+std::uint64_t uint_field(const json::Value& o, const char* key) {
+  const json::Value* v = o.is_object() ? o.find(key) : nullptr;
+  return v && v->is_number() ? std::strtoull(v->number_text().c_str(), nullptr, 10) : 0;
+}
+
+void check_format(const fs::path& file, const json::Value& v, const char* expected) {
+  const json::Value* f = v.find("format");
+  if (!f) {
+    throw Fatal(file.string() + ": field 'format' is missing (expected \"" + expected +
+                "\"): the folder was written by an older crosscheck; run `crosscheck fuzz` on it again "
+                "(it resumes and rewrites the file) or use a crosscheck of that version");
+  }
+  if (!f->is_string() || f->string_value() != expected) {
+    throw Fatal(file.string() + ": field 'format' is " + json::write(*f) + ", expected \"" + expected +
+                "\": the folder comes from another version of crosscheck");
+  }
+}
+
+struct Loaded {
+  findings::Finding finding;
+  std::optional<Reduction> reduction;
+};
+
+Loaded load_finding(const fs::path& p) {
+  json::Value v = read_json(p);
+  auto f = findings::finding_from_json(v);
+  if (!f.ok()) {
+    throw Fatal(p.string() + ": " + f.error() +
+                " (not a crosscheck-finding/1 file, or from another version of crosscheck)");
+  }
+  Loaded out{std::move(f.value()), std::nullopt};
+  if (const json::Value* r = v.find("reduction"); r && r->is_object()) {
+    out.reduction = Reduction{string_field(*r, "from"), uint_field(*r, "calls"),
+                              uint_field(*r, "bytesBefore"), uint_field(*r, "bytesAfter")};
+  }
+  return out;
+}
+
+void add_unique(std::vector<std::string>& list, const std::string& s) {
+  if (!s.empty() && std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
+}
+
+std::string diag_key(const differential::ImplResult& r, const char* severity, bool distinct) {
+  std::vector<std::string> parts;
+  for (const auto& d : r.diagnostics) {
+    if (d.severity == severity) parts.push_back(d.code + "@" + d.path);
+  }
+  std::sort(parts.begin(), parts.end());
+  if (distinct) parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
+  std::string s;
+  for (const auto& p : parts) s += p + "\n";
+  return s;
+}
+
+}  // namespace
+
+const findings::Finding& Bucket::finding(const std::vector<FindingFile>& all) const {
+  const FindingFile& f = all.at(shown);
+  return shown_minimized && f.minimized ? *f.minimized : f.original;
+}
+
+std::string RunData::replay_command(const std::string& path) {
+  return "crosscheck replay " + shell_quote(path);
+}
+
+double RunData::summary_number(const char* key) const {
+  const json::Value* v = summary.is_object() ? summary.find(key) : nullptr;
+  return v && v->is_number() ? std::strtod(v->number_text().c_str(), nullptr) : 0;
+}
+
+int class_rank(DivergenceClass c) {
+  switch (c) {
+    case DivergenceClass::kCrash:
+      return 0;
+    case DivergenceClass::kTimeout:
+      return 1;
+    case DivergenceClass::kProtocol:
+      return 2;
+    case DivergenceClass::kSdkError:
+      return 3;
+    case DivergenceClass::kAcceptance:
+      return 4;
+    case DivergenceClass::kRoundTripCross:
+      return 5;
+    case DivergenceClass::kRoundTripSelf:
+      return 6;
+    case DivergenceClass::kWarnings:
+      return 7;
+    case DivergenceClass::kDiagnostics:
+      return 8;
+  }
+  return 9;
+}
+
+std::vector<std::string> deviating_implementations(const differential::Divergence& d,
+                                                   const std::vector<differential::ImplResult>& results) {
+  std::string (*key)(const differential::ImplResult&) = nullptr;
+  switch (d.cls) {
+    case DivergenceClass::kAcceptance:
+      key = [](const differential::ImplResult& r) {
+        return std::string(differential::outcome_name(r.outcome));
+      };
+      break;
+    case DivergenceClass::kWarnings:
+      key = [](const differential::ImplResult& r) { return diag_key(r, "warning", false); };
+      break;
+    case DivergenceClass::kDiagnostics:
+      key = [](const differential::ImplResult& r) { return diag_key(r, "error", true); };
+      break;
+    default:
+      return d.implementations;  // one implementation's own failure, or a pair that each changed the value
+  }
+  std::map<std::string, std::string> by_impl;  // implementation -> key
+  for (const auto& r : results) {
+    if (std::find(d.implementations.begin(), d.implementations.end(), r.implementation) !=
+        d.implementations.end())
+      by_impl[r.implementation] = key(r);
+  }
+  if (by_impl.size() < 2) return d.implementations;
+  std::map<std::string, std::size_t> votes;
+  for (const auto& [impl, k] : by_impl) ++votes[k];
+  std::size_t best = 0, at_best = 0;
+  std::string reference;
+  for (const auto& [k, n] : votes) {
+    if (n > best) {
+      best = n;
+      at_best = 1;
+      reference = k;
+    } else if (n == best) {
+      ++at_best;
+    }
+  }
+  if (at_best > 1) {
+    auto cpp = by_impl.find("cpp");
+    if (cpp == by_impl.end()) return d.implementations;
+    reference = cpp->second;
+  }
+  std::vector<std::string> out;
+  for (const auto& [impl, k] : by_impl) {
+    if (k != reference) out.push_back(impl);
+  }
+  return out;
+}
+
+RunData load_run(const std::string& dir, const LoadOptions& options) {
+  RunData data;
+  data.dir = dir;
+  const fs::path root(dir);
+  std::error_code ec;
+  if (!fs::is_directory(root, ec))
+    throw Fatal(dir + ": not a folder (expected the --out folder of crosscheck fuzz)");
+
+  const fs::path run_file = root / "run.json";
+  data.run = read_json(run_file);
+  if (data.run.is_null()) {
+    throw Fatal(
+        run_file.string() +
+        ": missing: not a crosscheck fuzz output folder (crosscheck fuzz --out DIR writes run.json first)");
+  }
+  check_format(run_file, data.run, kRunFormat);
+
+  const fs::path summary_file = root / "summary.json";
+  data.summary = read_json(summary_file);
+  if (data.summary.is_null()) {
+    if (!options.allow_partial) {
+      throw Fatal(summary_file.string() +
+                  ": missing: the run has not finished (interrupted, killed or still running); run the same "
+                  "crosscheck fuzz command again to finish it, or pass --partial to report what is there");
+    }
+    data.partial = true;
+    data.notes.push_back("summary.json is missing: the run did not finish; figures come from the event log");
+  } else {
+    check_format(summary_file, data.summary, kSummaryFormat);
+  }
+
+  const fs::path coverage_file = root / "coverage.json";
+  data.coverage = read_json(coverage_file);
+  if (data.coverage.is_null() && !data.partial) {
+    throw Fatal(coverage_file.string() +
+                ": missing: the run folder is incomplete (summary.json exists, "
+                "so crosscheck fuzz wrote coverage.json; it was removed)");
+  }
+
+  const fs::path events_file = root / kEventLogName;
+  if (fs::exists(events_file, ec)) {
+    data.events = read_events(events_file.string());
+    if (data.events.partial_last_line)
+      data.notes.push_back("events.jsonl ends in a cut line (a writer was killed mid-line); it was skipped");
+    if (data.events.skipped > (data.events.partial_last_line ? 1u : 0u))
+      data.notes.push_back(std::to_string(data.events.skipped) +
+                           " unreadable line(s) of events.jsonl were skipped");
+  } else {
+    data.notes.push_back("no events.jsonl (the run predates the event log): no plot over time");
+  }
+
+  // Findings, each paired with its minimized version.
+  const fs::path findings_dir = root / "findings";
+  if (!fs::is_directory(findings_dir, ec)) {
+    throw Fatal(findings_dir.string() +
+                ": missing: the run folder is incomplete (crosscheck fuzz creates it "
+                "when it starts)");
+  }
+  std::vector<std::string> names, min_names;
+  for (const auto& e : fs::directory_iterator(findings_dir, ec)) {
+    std::string name = e.path().filename().string();
+    if (name.empty() || name[0] == '.' || !e.is_regular_file())
+      continue;  // .name.tmp-PID: a write in progress
+    if (name.size() > 9 && name.compare(name.size() - 9, 9, ".min.json") == 0)
+      min_names.push_back(name);
+    else if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0)
+      names.push_back(name);
+  }
+  if (ec) throw Fatal(findings_dir.string() + ": cannot be listed: " + ec.message());
+  std::sort(names.begin(), names.end());
+  for (const auto& name : names) {
+    FindingFile f;
+    f.name = name;
+    f.path = (findings_dir / name).string();
+    f.original = load_finding(findings_dir / name).finding;
+    std::string min_name = name.substr(0, name.size() - 5) + ".min.json";
+    if (std::find(min_names.begin(), min_names.end(), min_name) != min_names.end()) {
+      auto m = load_finding(findings_dir / min_name);
+      f.minimized = std::move(m.finding);
+      f.reduction = m.reduction;
+      f.min_path = (findings_dir / min_name).string();
+    }
+    data.findings.push_back(std::move(f));
+  }
+  for (const auto& m : min_names) {
+    std::string original = m.substr(0, m.size() - 9) + ".json";
+    if (!std::binary_search(names.begin(), names.end(), original))
+      data.notes.push_back("findings/" + m + " has no original findings/" + original + " beside it; ignored");
+  }
+
+  // Buckets.
+  std::map<std::string, std::size_t> index;
+  for (std::size_t k = 0; k < data.findings.size(); ++k) {
+    const FindingFile& f = data.findings[k];
+    for (const auto& d : f.original.divergences) {
+      auto [it, fresh] = index.emplace(d.bucket, data.buckets.size());
+      if (fresh) {
+        Bucket b;
+        b.id = d.bucket;
+        b.cls = d.cls;
+        b.root = f.original.root;
+        b.signature = d.signature;
+        b.shown = k;
+        data.buckets.push_back(std::move(b));
+      }
+      Bucket& b = data.buckets[it->second];
+      b.implementation_defined = b.implementation_defined && d.implementation_defined;
+      if (std::find(b.files.begin(), b.files.end(), k) == b.files.end()) b.files.push_back(k);
+    }
+  }
+  for (Bucket& b : data.buckets) {
+    std::size_t best = SIZE_MAX;
+    for (std::size_t k : b.files) {
+      const FindingFile& f = data.findings[k];
+      bool min_has =
+          f.minimized && std::any_of(f.minimized->divergences.begin(), f.minimized->divergences.end(),
+                                     [&](const auto& d) { return d.bucket == b.id; });
+      std::size_t size = min_has ? f.minimized->input.size() : f.original.input.size();
+      if (size < best) {
+        best = size;
+        b.shown = k;
+        b.shown_minimized = min_has;
+      }
+    }
+    const findings::Finding& shown = b.finding(data.findings);
+    for (const auto& d : shown.divergences) {
+      if (d.bucket == b.id) {
+        b.divergence = d;
+        break;
+      }
+    }
+    b.deviating = deviating_implementations(b.divergence, shown.results);
+  }
+  std::stable_sort(data.buckets.begin(), data.buckets.end(), [&](const Bucket& a, const Bucket& b) {
+    bool fa = data.fails(a), fb = data.fails(b);
+    if (fa != fb) return fa;
+    if (class_rank(a.cls) != class_rank(b.cls)) return class_rank(a.cls) < class_rank(b.cls);
+    if (a.files.size() != b.files.size()) return a.files.size() > b.files.size();
+    return std::tie(a.root, a.id) < std::tie(b.root, b.id);
+  });
+
+  // Who, where, and which roots.
+  if (const json::Value* s = data.summary.is_object() ? data.summary.find("strict") : nullptr;
+      s && s->is_bool())
+    data.strict = s->as_bool();
+  if (const json::Value* ids = data.summary.is_object() ? data.summary.find("implementations") : nullptr;
+      ids && ids->is_array()) {
+    for (const auto& id : ids->items()) add_unique(data.implementations, string_field(id, "name"));
+  }
+  for (auto it = data.events.events.rbegin(); it != data.events.events.rend(); ++it) {
+    if (it->name != "start") continue;
+    if (const json::Value* impls = it->fields.find("implementations"); impls && impls->is_array()) {
+      for (const auto& i : impls->items()) {
+        if (i.is_string()) add_unique(data.implementations, i.string_value());
+      }
+    }
+    break;
+  }
+  for (const auto& f : data.findings) {
+    for (const auto& r : f.original.results) add_unique(data.implementations, r.implementation);
+  }
+  if (const json::Value* skew = data.summary.is_object() ? data.summary.find("skewTable") : nullptr;
+      skew && skew->is_object()) {
+    for (const auto& [root_name, row] : skew->members()) {
+      auto& out = data.skew[root_name];
+      if (!row.is_object()) continue;
+      for (const auto& [impl, hash] : row.members()) out[impl] = hash.is_string() ? hash.string_value() : "";
+    }
+  }
+  if (const json::Value* sk = data.summary.is_object() ? data.summary.find("skewedRoots") : nullptr;
+      sk && sk->is_array()) {
+    for (const auto& r : sk->items()) {
+      if (r.is_string()) data.skewed_roots.push_back(r.string_value());
+    }
+  }
+  std::set<std::string> roots;
+  for (const auto& [r, row] : data.skew) roots.insert(r);
+  for (const json::Value* list :
+       {data.summary.is_object() ? data.summary.find("roots") : nullptr, data.run.find("roots")}) {
+    if (!list || !list->is_array()) continue;
+    for (const auto& r : list->items()) {
+      if (r.is_string()) roots.insert(r.string_value());
+    }
+  }
+  for (const auto& f : data.findings) roots.insert(f.original.root);
+  data.roots.assign(roots.begin(), roots.end());
+  return data;
+}
+
+}  // namespace crosscheck::report

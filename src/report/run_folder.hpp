@@ -1,0 +1,89 @@
+// run_folder.hpp: reading a `crosscheck fuzz` output folder for the reports.
+//
+// Reads run.json, summary.json, coverage.json, events.jsonl and findings/*.json, pairing each
+// finding with the minimized findings/<name>.min.json the reducer writes beside it, and groups the
+// findings into buckets. A folder that is not a run, is unfinished or comes from another version
+// of crosscheck is refused with a Fatal (exit 2) naming the file and what was expected.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "findings/finding_store.hpp"
+#include "json/value.hpp"
+#include "report/event_log.hpp"
+
+namespace crosscheck::report {
+
+struct Reduction {
+  std::string from;  ///< the original file's name
+  std::uint64_t calls = 0, bytes_before = 0, bytes_after = 0;
+};
+
+struct FindingFile {
+  std::string name;  ///< "diverge-<hash>.json"
+  std::string path;  ///< as reached from the report's run folder argument: RUN_DIR/findings/<name>
+  findings::Finding original;
+  std::optional<findings::Finding> minimized;  ///< findings/<name>.min.json, when the reducer wrote one
+  std::string min_path;
+  std::optional<Reduction> reduction;
+};
+
+/// One bucket seen in the run's finding files.
+struct Bucket {
+  std::string id;
+  differential::DivergenceClass cls = differential::DivergenceClass::kAcceptance;
+  std::string root;
+  std::string signature;
+  bool implementation_defined = true;   ///< every occurrence was on an implementation-defined input
+  std::vector<std::size_t> files;       ///< indices into RunData::findings
+  std::size_t shown = 0;                ///< the file whose payload is shown (the smallest)
+  bool shown_minimized = false;         ///< the shown payload is that file's .min.json
+  differential::Divergence divergence;  ///< as recorded in the shown finding
+  std::vector<std::string> deviating;   ///< implementations that differ from the others
+  const findings::Finding& finding(const std::vector<FindingFile>& all) const;
+};
+
+struct RunData {
+  std::string dir;
+  json::Value run, summary, coverage;  ///< null when the file is absent (partial runs)
+  bool partial = false;                ///< summary.json absent (allowed with LoadOptions::allow_partial)
+  EventFile events;
+  std::vector<FindingFile> findings;
+  std::vector<Bucket> buckets;  ///< most serious first (contract before implementation-defined)
+  std::vector<std::string> implementations;
+  std::vector<std::string> roots;  ///< every root known to the run (skew table, fuzzed, found)
+  std::map<std::string, std::map<std::string, std::string>> skew;  ///< root -> implementation -> closure
+  std::vector<std::string> skewed_roots;
+  bool strict = false;
+  std::vector<std::string> notes;  ///< things a reader should know (cut event lines, orphan files)
+
+  /// "crosscheck replay <file>" for a finding file path, shell-quoted.
+  static std::string replay_command(const std::string& path);
+  /// A summary.json number (0 when absent).
+  double summary_number(const char* key) const;
+  /// Does this bucket count as a failure of the run (contract divergence, or any under --strict)?
+  bool fails(const Bucket& b) const { return strict || !b.implementation_defined; }
+};
+
+struct LoadOptions {
+  /// Report a folder without summary.json (an interrupted or still running fuzz) from what is there.
+  bool allow_partial = false;
+};
+
+/// Throws Fatal (exit 2) naming the file for a folder that is not a finished run of this version.
+RunData load_run(const std::string& dir, const LoadOptions& options = {});
+
+/// Implementations whose answer differs from the majority of those involved in `d` (ties: from the
+/// C++ decoder, the contract's reference, when it is involved; otherwise every involved one).
+std::vector<std::string> deviating_implementations(const differential::Divergence& d,
+                                                   const std::vector<differential::ImplResult>& results);
+
+/// Order used everywhere: crash, timeout, protocol, sdk-error, acceptance, round-trip-cross,
+/// round-trip-self, warnings, diagnostics.
+int class_rank(differential::DivergenceClass c);
+
+}  // namespace crosscheck::report

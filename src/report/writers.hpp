@@ -1,0 +1,54 @@
+// writers.hpp: the reports made from a run folder (docs/reports.md): a self-contained HTML page,
+// JUnit XML (one test case per bucket), a Markdown summary for a CI step summary, and one JSON line
+// per bucket. Every string that comes from the folder is treated as hostile (escape.hpp).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "report/run_folder.hpp"
+
+namespace crosscheck::report {
+
+std::string html_report(const RunData& run);
+std::string junit_report(const RunData& run);
+
+struct MarkdownOptions {
+  std::size_t top_buckets = 10;      ///< buckets shown with their payload
+  std::size_t payload_chars = 2000;  ///< a step summary is limited to 1 MiB
+};
+std::string markdown_report(const RunData& run, const MarkdownOptions& options = {});
+/// One JSON object per bucket: id, class, root, implementations, deviating, implementationDefined,
+/// fails, detail, files, shown (file and whether minimized), replay commands.
+std::string buckets_jsonl(const RunData& run);
+
+enum Format : unsigned { kHtml = 1, kJunit = 2, kMarkdown = 4, kJsonl = 8, kAllFormats = 15 };
+/// "html,junit,markdown,jsonl" or "all" -> bits; Fatal naming the unknown word otherwise.
+unsigned parse_formats(const std::string& list);
+
+struct WrittenReport {
+  std::string format;  ///< "html", ...
+  std::string path;
+};
+/// Writes the chosen reports into `out_dir` (created; each file atomically): report.html, junit.xml,
+/// summary.md, buckets.jsonl.
+std::vector<WrittenReport> write_reports(const RunData& run, const std::string& out_dir, unsigned formats);
+
+/// The end of `crosscheck fuzz`: every report into RUN_DIR/report/ and their paths on `log`. Never
+/// throws: a report that cannot be written is a warning, the run's findings are already safe.
+void write_run_reports(const std::string& run_dir, std::ostream& log);
+
+// Small shared helpers of the writers.
+std::string format_count(double n);  ///< "12345" -> "12,345"
+std::string format_fixed(double x, int decimals);
+/// "accepted", "rejected", "accepted (2 warnings)", ...
+std::string outcome_text(const differential::ImplResult& r);
+/// "unknown_enum at /kind; missing at /x" (display text, not yet escaped for a format).
+std::string diagnostics_text(const differential::ImplResult& r);
+/// Number of divergences per key from summary.json ("byClass", "byRoot", "byImplementation").
+std::map<std::string, double> summary_counts(const RunData& run, const char* key);
+/// "FAILED", "passed", "INCOMPLETE" and the reason in a few words.
+std::string run_status(const RunData& run);
+
+}  // namespace crosscheck::report
