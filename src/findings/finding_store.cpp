@@ -108,12 +108,21 @@ Value finding_to_json(const Finding& f) {
   o.add("seed", f.seed ? Value::number(std::to_string(*f.seed)) : Value::null());
   o.add("source", str(f.source));
   o.add("replay", str(f.replay));
+  if (f.reduction) {
+    Value r = Value::object();
+    r.add("from", str(f.reduction->from));
+    r.add("calls", Value::number(std::to_string(f.reduction->calls)));
+    r.add("bytesBefore", Value::number(std::to_string(f.reduction->bytes_before)));
+    r.add("bytesAfter", Value::number(std::to_string(f.reduction->bytes_after)));
+    o.add("reduction", std::move(r));
+  }
   return o;
 }
 
 Result<Finding, std::string> finding_from_json(const Value& o) {
-  if (string_member(o, "format") != "crosscheck-finding/1") {
-    return std::string("field 'format': expected \"crosscheck-finding/1\"");
+  if (auto format = string_member(o, "format"); format != "crosscheck-finding/1") {
+    return std::string("field 'format': expected \"crosscheck-finding/1\"") +
+           (format ? ", found \"" + *format + "\" (written by another crosscheck version)" : ", found none");
   }
   Finding f;
   auto root = string_member(o, "root");
@@ -174,6 +183,25 @@ Result<Finding, std::string> finding_from_json(const Value& o) {
     f.seed = std::stoull(seed->number_text());
   f.source = string_member(o, "source").value_or("");
   f.replay = string_member(o, "replay").value_or("");
+  if (const Value* r = member(o, "reduction")) {
+    // Optional (older files and originals have none); when present it must be whole.
+    auto count = [&](std::string_view key) -> std::optional<std::uint64_t> {
+      const Value* n = member(*r, key);
+      if (!n || !n->is_number()) return std::nullopt;
+      const std::string& t = n->number_text();
+      if (t.empty() || t.size() > 19 || t.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+      return std::stoull(t);
+    };
+    auto from = string_member(*r, "from");
+    auto calls = count("calls"), before = count("bytesBefore"), after = count("bytesAfter");
+    if (!from || !calls || !before || !after) {
+      return std::string(
+          "field 'reduction': expected {\"from\": file name, \"calls\", \"bytesBefore\", \"bytesAfter\": "
+          "non-negative integers}");
+    }
+    f.reduction = Reduction{*from, *calls, *before, *after};
+  }
   return f;
 }
 

@@ -19,15 +19,24 @@
 
 namespace crosscheck::findings {
 
+/// How a minimized finding (<name>.min.json, written by the reducer) came from its original.
+struct Reduction {
+  std::string from;  ///< file name of the original finding, beside it
+  std::uint64_t calls = 0;
+  std::uint64_t bytes_before = 0;
+  std::uint64_t bytes_after = 0;
+};
+
 struct Finding {
   std::string root;
   std::string input;  ///< exact payload bytes
   std::vector<differential::Divergence> divergences;
   std::vector<differential::ImplResult> results;
-  std::vector<std::string> traits;    ///< implementation-defined traits of the input
-  std::optional<std::uint64_t> seed;  ///< generator seed, when generated
-  std::string source;                 ///< file path or generator name
-  std::string replay;                 ///< one-line command that replays it
+  std::vector<std::string> traits;     ///< implementation-defined traits of the input
+  std::optional<std::uint64_t> seed;   ///< generator seed, when generated
+  std::string source;                  ///< file path or generator name
+  std::string replay;                  ///< one-line command that replays it
+  std::optional<Reduction> reduction;  ///< only in a minimized finding ("reduction" in the file)
 };
 
 /// File name for a finding: "diverge-<hash>.json", "crash-python-<hash>.json", ...
