@@ -216,11 +216,14 @@ class Campaign {
     }
     std::size_t findings = 0;
     for (const auto& f : fs::directory_iterator(fs::path(o_.out) / "findings")) {
-      if (f.path().extension() != ".json") continue;
+      std::string name = f.path().filename().string();
+      // A .min.json is the reducer's copy of a finding beside it: same buckets, not another witness.
+      if (f.path().extension() != ".json" || name.find(".min.json") != std::string::npos) continue;
       auto loaded = findings::FindingStore::load(f.path().string());
       if (!loaded.ok()) continue;
       ++findings;
       ++findings_total_;
+      written_names_.insert(name);
       for (const auto& d : loaded.value().divergences) ++bucket_counts_[d.bucket];
     }
     log_ << "resuming " << o_.out << " at iteration " << first_iteration_ << ": " << corpus_size()
@@ -412,11 +415,24 @@ class Campaign {
     if (!all_defined) ++contract_inputs_;
     bool write = false;
     const differential::Divergence* first_new = nullptr;
+    // The same payload again (same finding file) is no new witness: it neither counts towards the
+    // per-bucket cap nor rewrites the file, unless it shows a bucket not seen yet. So the files kept
+    // depend on the distinct inputs alone, which is what lets crosscheck merge rebuild exactly one
+    // run's findings from its shards' (docs/ci.md).
+    findings::Finding probe;
+    probe.root = p.root;
+    probe.input = p.bytes;
+    probe.divergences = r.divergences;
+    std::string file_name = findings::finding_file_name(probe);
+    bool repeat = written_names_.count(file_name) > 0 &&
+                  std::all_of(r.divergences.begin(), r.divergences.end(),
+                              [&](const auto& d) { return bucket_counts_.count(d.bucket) > 0; });
     for (const auto& d : r.divergences) {
       ++by_class_[differential::class_name(d.cls)];
       ++by_root_[p.root];
       for (const auto& impl : d.implementations) ++by_impl_[impl];
       if (d.implementation_defined) ++impl_defined_;
+      if (repeat) continue;
       std::size_t seen = bucket_counts_[d.bucket]++;
       if (seen == 0 && !first_new) first_new = &d;
       if (seen < o_.max_per_bucket) write = true;
@@ -432,6 +448,7 @@ class Campaign {
     f.source = p.source;
     f.replay = "crosscheck replay " + (fs::path(store_.dir()) / findings::finding_file_name(f)).string();
     store_.write(f);
+    written_names_.insert(file_name);
     ++findings_written_;
     ++findings_total_;
     log_event_finding(f, first_new);
@@ -708,6 +725,7 @@ class Campaign {
   bool event_warned_ = false;
   bool resumed_ = false;
   std::map<std::string, std::size_t> by_class_, by_root_, by_impl_, bucket_counts_;
+  std::set<std::string> written_names_;  // finding files in the folder (sender thread)
   std::uint64_t divergent_inputs_ = 0, contract_inputs_ = 0, impl_defined_ = 0, findings_written_ = 0;
 };
 
