@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <utility>
@@ -16,12 +17,25 @@
 namespace crosscheck::fuzz {
 namespace {
 
+/// A packaged build (.clusterfuzzlite/build.sh) ships the schema bundle in crosscheck-schema/ beside
+/// the targets: the machine that runs them has neither the source tree nor the SDK.
+std::optional<std::string> schema_beside_binary() {
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return std::nullopt;
+  std::filesystem::path bundle = exe.parent_path() / "crosscheck-schema" / "schemas.json";
+  if (!std::filesystem::exists(bundle, ec)) return std::nullopt;
+  return bundle.string();
+}
+
 std::unique_ptr<schema::Ir> load_real_ir() {
   std::optional<std::string> path = schema::default_schema_path();
+  if (!path) path = schema_beside_binary();
   if (!path) {
     std::fprintf(
         stderr,
-        "ERROR: no schema: set CROSSCHECK_SCHEMA or run ./setup install (writes .deps/schema-path)\n");
+        "ERROR: no schema: set CROSSCHECK_SCHEMA, run ./setup install (writes .deps/schema-path) or put the "
+        "bundle in crosscheck-schema/ beside the target\n");
     std::exit(2);
   }
   auto loaded = schema::load_schema(*path);
