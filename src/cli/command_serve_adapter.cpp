@@ -113,12 +113,10 @@ int serve(const std::string& schema_path) {
       send(a);
       continue;
     }
-    if (!bytes) {
-      send(error_answer(id, "invalid base64"));
-      continue;
-    }
     Value a = Value::object();
     a.add("id", *id);
+    // An unknown root is "unsupported" whatever the input: the answer must not depend on the order
+    // in which the request's faults are checked (the SDK adapters check the root first too).
     if (!root) {
       a.add("outcome", Value::string("unsupported"));
       a.add("diagnostics", Value::array());
@@ -126,6 +124,10 @@ int serve(const std::string& schema_path) {
       a.add("encodeError", Value::null());
       a.add("message", Value::string("no root named " + root_name->string_value()));
       send(a);
+      continue;
+    }
+    if (!bytes) {
+      send(error_answer(id, "invalid base64"));
       continue;
     }
     decoder::DecodeResult result = decoder.decode(*root, *bytes);
