@@ -26,20 +26,20 @@
 namespace crosscheck::campaign {
 
 struct MergeOptions {
-  std::string out;                ///< the folder written (created, or an earlier merge/run extended)
-  std::vector<std::string> dirs;  ///< fuzz output folders (or earlier merges) to join
+  std::string out;                 ///< the folder written (created, or an earlier merge/run extended)
+  std::vector<std::string> dirs;   ///< fuzz output folders (or earlier merges) to join
   std::size_t max_per_bucket = 3;  ///< finding files kept per bucket, as in a run
   bool events = true;              ///< join events.jsonl too
 };
 
 struct MergeResult {
-  std::size_t runs = 0;            ///< runs recorded in OUT/merge.json
-  std::size_t findings = 0;        ///< finding files in OUT (without .min.json)
-  std::size_t new_findings = 0;    ///< written by this merge
-  std::size_t capped = 0;          ///< candidates left out by the per-bucket cap
-  std::size_t new_minimized = 0;   ///< .min.json files written by this merge
-  std::size_t new_corpus = 0;      ///< corpus entries written by this merge
-  std::size_t buckets = 0;         ///< distinct buckets among OUT's findings
+  std::size_t runs = 0;           ///< runs recorded in OUT/merge.json
+  std::size_t findings = 0;       ///< finding files in OUT (without .min.json)
+  std::size_t new_findings = 0;   ///< written by this merge
+  std::size_t capped = 0;         ///< candidates left out by the per-bucket cap
+  std::size_t new_minimized = 0;  ///< .min.json files written by this merge
+  std::size_t new_corpus = 0;     ///< corpus entries written by this merge
+  std::size_t buckets = 0;        ///< distinct buckets among OUT's findings
   double coverage_percent = 0;
 };
 
