@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# ci_scripts.sh BUILD_DIR: ci/pull-request.sh and ci/nightly.sh end to end in their short mode, on the
+# in-process cpp adapter against a faulty proxy of it (it drops warnings), so there are divergences
+# to judge. Every step must leave its output: a script that skips one fails here.
+#  1. pull request without a baseline: exit 1, the four reports, the summary (also the step summary);
+#  2. pull request with a baseline that lists those buckets: exit 0, "0 new";
+#  3. nightly on one machine: exit 1, every finding minimized, reports, matrix candidates;
+#  4. nightly fanned out: two shards, then finish (merge, reports, candidates), the minimized findings
+#     carried through the merge;
+#  5. usage errors exit 2.
+set -u
+BUILD=${1:?usage: ci_scripts.sh BUILD_DIR}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+export CROSSCHECK="$BUILD/crosscheck"
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+pass=0; fail=0
+check() { if eval "$2"; then pass=$((pass+1)); echo "PASS $1"; else fail=$((fail+1)); echo "FAIL $1"; fi; }
+PROXY="python3 $ROOT/tests/fake_adapters/faulty_proxy.py --fault drop-warnings -- $CROSSCHECK serve-adapter"
+ADAPTERS=(--adapters cpp --adapter "faulty=$PROXY")
+# Deterministic runs of a fixed number of inputs: the second pull request sees a subset of the first's.
+FIXED=(--runs 500 --seed 3 --fuzz-arg --deterministic)
+unset CROSSCHECK_BASELINE CROSSCHECK_SEED CROSSCHECK_SHARD CROSSCHECK_FUZZ_ARGS
+
+reports_ok() {  # the four reports of a folder, with real content
+  [ -s "$1/report.html" ] && grep -q '<testcase' "$1/junit.xml" && [ -s "$1/summary.md" ] &&
+    [ "$(wc -l <"$1/buckets.jsonl")" -ge 1 ]
+}
+
+# 1. Pull request, no baseline.
+export GITHUB_STEP_SUMMARY="$OUT/step-summary.md"
+"$ROOT/ci/pull-request.sh" --short --no-baseline "${FIXED[@]}" --out "$OUT/pr1" -- "${ADAPTERS[@]}" >"$OUT/pr1.log" 2>&1
+check "pull request without a baseline: exit 1 on the seeded fault" "[ $? = 1 ]"
+check "pull request: the fuzz folder has findings" "ls '$OUT'/pr1/run/findings/diverge-*.json >/dev/null 2>&1"
+check "pull request: report.html, junit.xml, summary.md, buckets.jsonl" "reports_ok '$OUT/pr1/reports'"
+check "pull request: the summary says NEW DIVERGENCES and is the step summary" \
+  "grep -q '^## crosscheck pull request: NEW DIVERGENCES' '$OUT/pr1/summary.md' && cmp -s '$OUT/pr1/summary.md' '$GITHUB_STEP_SUMMARY'"
+
+# 2. The same pull request with a baseline listing those buckets passes.
+"$CROSSCHECK" baseline update --baseline "$OUT/known.json" "$OUT/pr1/run" >"$OUT/update.log" 2>&1
+check "baseline update lists the run's buckets" "[ $? = 0 ] && grep -q '\"entries\"' '$OUT/known.json'"
+"$ROOT/ci/pull-request.sh" --short --baseline "$OUT/known.json" "${FIXED[@]}" --out "$OUT/pr2" -- "${ADAPTERS[@]}" \
+  >"$OUT/pr2.log" 2>&1
+check "pull request with the baseline: exit 0 (known divergences only)" "[ $? = 0 ]"
+check "pull request with the baseline: the check says 0 new" "grep -q ' 0 new,' '$OUT/pr2/baseline.txt' && [ -s '$OUT/pr2/baseline.json' ]"
+check "pull request with the baseline: the summary says no new divergence" \
+  "grep -q '^## crosscheck pull request: no new divergence' '$OUT/pr2/summary.md'"
+
+# 3. Nightly on one machine.
+unset GITHUB_STEP_SUMMARY
+"$ROOT/ci/nightly.sh" run --short --no-baseline --jobs 1 "${FIXED[@]}" --out "$OUT/n1" -- "${ADAPTERS[@]}" >"$OUT/n1.log" 2>&1
+check "nightly: exit 1 (new divergences)" "[ $? = 1 ]"
+all_minimized() {
+  local f n=0
+  for f in "$1"/findings/*.json; do
+    case $f in *.min.json) continue ;; esac
+    [ -f "${f%.json}.min.json" ] || return 1
+    n=$((n + 1))
+  done
+  [ $n -gt 0 ]
+}
+check "nightly: every finding has its .min.json" "all_minimized '$OUT/n1/run'"
+check "nightly: the four reports" "reports_ok '$OUT/n1/reports'"
+check "nightly: matrix candidates written" "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '$OUT/n1/matrix-candidates.json'"
+check "nightly: summary" "grep -q '^## crosscheck nightly: NEW DIVERGENCES' '$OUT/n1/summary.md'"
+
+# 4. Nightly fanned out over two shards of one seed, then finished on a third "machine".
+for i in 0 1; do
+  CROSSCHECK_SHARD=$i/2 "$ROOT/ci/nightly.sh" shard --short --no-baseline --jobs 1 "${FIXED[@]}" --out "$OUT/night" \
+    -- "${ADAPTERS[@]}" >"$OUT/shard$i.log" 2>&1
+  check "nightly shard $i/2: exit 0, its folder records the shard" "[ $? = 0 ] && grep -q '\"shard\":\"$i/2\"' '$OUT/night/shard-$i/run.json'"
+done
+"$ROOT/ci/nightly.sh" finish --no-baseline --out "$OUT/night" "$OUT/night/shard-0" "$OUT/night/shard-1" \
+  -- "${ADAPTERS[@]}" >"$OUT/finish.log" 2>&1
+check "nightly finish: exit 1 (new divergences)" "[ $? = 1 ]"
+check "nightly finish: the merged run holds both shards" "grep -q '\"runs\": 2' '$OUT/night/run/summary.json'"
+check "nightly finish: minimized findings carried through the merge" "all_minimized '$OUT/night/run'"
+check "nightly finish: the four reports and matrix candidates" \
+  "reports_ok '$OUT/night/reports' && [ -s '$OUT/night/matrix-candidates.json' ]"
+
+# 5. Usage errors.
+"$ROOT/ci/pull-request.sh" --time 5parsecs >"$OUT/u1.log" 2>&1
+check "pull request --time 5parsecs: exit 2" "[ $? = 2 ] && grep -q 'expected a duration' '$OUT/u1.log'"
+"$ROOT/ci/pull-request.sh" --baseline "$OUT/missing.json" >"$OUT/u2.log" 2>&1
+check "pull request with a missing baseline file: exit 2" "[ $? = 2 ] && grep -q 'missing.json: no such file' '$OUT/u2.log'"
+"$ROOT/ci/nightly.sh" shard --out "$OUT/u3" >"$OUT/u3.log" 2>&1
+check "nightly shard without --shard: exit 2" "[ $? = 2 ] && grep -q 'say which shard' '$OUT/u3.log'"
+"$ROOT/ci/nightly.sh" finish --out "$OUT/u4" >"$OUT/u4.log" 2>&1
+check "nightly finish without folders: exit 2" "[ $? = 2 ]"
+"$ROOT/ci/nightly.sh" --frobnicate >"$OUT/u5.log" 2>&1
+check "nightly unknown option: exit 2" "[ $? = 2 ] && grep -q \"unknown option '--frobnicate'\" '$OUT/u5.log'"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
