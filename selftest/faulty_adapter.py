@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+"""faulty_adapter.py: a protocol-v1 adapter that breaks the AHP decoding contract in exactly one way.
+
+It is a proxy in front of a real adapter (normally the reference, `crosscheck serve-adapter`): every
+request goes to that adapter, and the chosen fault alters the answers where its rule applies and
+nowhere else. `crosscheck selftest` fuzzes each fault against the reference and checks that it is
+found, in the right divergence class (docs/selftest.md). The faults, their expected classes and
+their hand-minimal witnesses are listed in faults.json beside this file.
+
+    faulty_adapter.py --fault unknown-enum-error -- /path/to/crosscheck serve-adapter
+    faulty_adapter.py --list          # the faults table
+"""
+
+import argparse
+import decimal
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import proxy  # noqa: E402  (beside this file)
+from proxy import Num, Obj, at_pointer, dumps, loads, walk_values  # noqa: E402
+
+FAULTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "faults.json")
+
+
+def load_faults():
+    with open(FAULTS_FILE, encoding="utf-8") as f:
+        return json.load(f)["faults"]
+
+
+def parse_or_none(data):
+    try:
+        return loads(data)
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def errors(answer):
+    return [d for d in answer.get("diagnostics") or [] if d.get("severity") == "error"]
+
+
+def warnings(answer):
+    return [d for d in answer.get("diagnostics") or [] if d.get("severity") == "warning"]
+
+
+def leaf_errors(answer):
+    """Errors whose path is no proper prefix of another error's: the faults, not the union summaries."""
+    errs = errors(answer)
+    paths = [d["path"] for d in errs]
+    return [d for d in errs if not any(p != d["path"] and p.startswith(d["path"] + "/") for p in paths)]
+
+
+def accept(answer, diagnostics, encoded):
+    answer.update(outcome="accepted", diagnostics=diagnostics, encoded=encoded, encodeError=None, message=None)
+    return answer
+
+
+def verdict_of(answer, second, original):
+    """The answer with the verdict (outcome and diagnostics) of `second`, a decode of a changed
+    payload; the encoding stays the one of the original payload, which the fault does not touch."""
+    answer["outcome"] = second["outcome"]
+    answer["diagnostics"] = second["diagnostics"]
+    if second["outcome"] == "accepted":
+        answer["encoded"] = answer["encoded"] if answer.get("encoded") is not None else original
+    else:
+        answer["encoded"] = None
+    answer["encodeError"] = None
+    return answer
+
+
+class Faults:
+    """One method per fault: (inner, root, data, answer) -> answer. `answer` is the reference's."""
+
+    def __init__(self):
+        self.known_names = None  # member names the schema declares (drop-unknown-members)
+
+    # -- preserving unknown members -------------------------------------------------------------
+
+    def on_hello(self, hello):
+        bundle = hello.get("schemaBundle")
+        if bundle:
+            self.known_names = schema_member_names(bundle)
+
+    def drop_unknown_members(self, inner, root, data, answer):
+        if answer["outcome"] != "accepted" or answer.get("encoded") is None or self.known_names is None:
+            return answer
+        value = parse_or_none(answer["encoded"])
+        dropped = [False]
+
+        def strip(v):
+            if isinstance(v, Obj):
+                kept = Obj((k, strip(x)) for k, x in v if k in self.known_names)
+                dropped[0] = dropped[0] or len(kept) != len(v)
+                return kept
+            if isinstance(v, list):
+                return [strip(x) for x in v]
+            return v
+
+        stripped = strip(value)
+        if dropped[0]:
+            answer["encoded"] = dumps(stripped).encode()
+        return answer
+
+    # -- open enums, unknown tags ----------------------------------------------------------------
+
+    def _warning_becomes_error(self, answer, code):
+        if answer["outcome"] == "accepted" and any(d["code"] == code for d in warnings(answer)):
+            for d in answer["diagnostics"]:
+                if d["code"] == code:
+                    d["severity"] = "error"
+            answer.update(outcome="rejected", encoded=None, encodeError=None)
+        return answer
+
+    def unknown_enum_error(self, inner, root, data, answer):
+        return self._warning_becomes_error(answer, "unknown_enum")
+
+    def unknown_variant_error(self, inner, root, data, answer):
+        return self._warning_becomes_error(answer, "unknown_variant")
+
+    # -- forbidden properties, absent vs null --------------------------------------------------
+
+    def forbidden_null_accepted(self, inner, root, data, answer):
+        if answer["outcome"] != "rejected":
+            return answer
+        value = parse_or_none(data)
+        changed = False
+        for d in errors(answer):
+            if d["code"] != "invalid_type":
+                continue
+            try:
+                obj = at_pointer(value, d["path"])
+            except KeyError:
+                continue
+            if isinstance(obj, Obj) and any(x is None for _, x in obj):
+                obj[:] = [(k, x) for k, x in obj if x is not None]  # the forbidden check skips null
+                changed = True
+        if not changed:
+            return answer
+        second = inner.decode(root, dumps(value).encode())
+        if second["outcome"] != "accepted":
+            return answer
+        return accept(answer, second["diagnostics"], data)
+
+    def null_as_absent(self, inner, root, data, answer):
+        value = parse_or_none(data)
+        if value is None:
+            return answer
+        found = [False]
+
+        def strip(v):
+            if isinstance(v, Obj):
+                kept = Obj((k, strip(x)) for k, x in v if x is not None)
+                found[0] = found[0] or len(kept) != len(v)
+                return kept
+            if isinstance(v, list):
+                return [strip(x) for x in v]
+            return v
+
+        stripped = strip(value)
+        if not found[0]:
+            return answer
+        return verdict_of(answer, inner.decode(root, dumps(stripped).encode()), data)
+
+    # -- exact union selection -------------------------------------------------------------------
+
+    def ambiguous_union_accepted(self, inner, root, data, answer):
+        leaves = leaf_errors(answer)
+        if answer["outcome"] == "rejected" and leaves and all(d["code"] == "ambiguous_union" for d in leaves):
+            return accept(answer, warnings(answer), data)
+        return answer
+
+    # -- integers --------------------------------------------------------------------------------
+
+    def big_integer_accepted(self, inner, root, data, answer):
+        if answer["outcome"] != "rejected":
+            return answer
+        value = parse_or_none(data)
+        if value is None:
+            return answer
+        found = [False]
+
+        def small(v):
+            if isinstance(v, Num) and proxy.integer_magnitude_exceeds(v):
+                found[0] = True
+                return Num("-1" if v.startswith("-") else "1")
+            return v
+
+        changed = proxy.map_values(value, small)
+        if not found[0]:
+            return answer
+        second = inner.decode(root, dumps(changed).encode())
+        if second["outcome"] != "accepted":
+            return answer
+        return accept(answer, second["diagnostics"], data)
+
+    def integral_decimal_rejected(self, inner, root, data, answer):
+        value = parse_or_none(data)
+        if value is None:
+            return answer
+        found = [False]
+
+        def fraction(v):
+            # The faulty integer check looks at the spelling: 1.0 and 1E2 are "not integers". Put
+            # a real fraction there and let the reference say where that matters.
+            if isinstance(v, Num) and any(c in v for c in ".eE") and proxy.is_integral(v):
+                found[0] = True
+                return Num("0.5")
+            return v
+
+        changed = proxy.map_values(value, fraction)
+        if not found[0]:
+            return answer
+        return verdict_of(answer, inner.decode(root, dumps(changed).encode()), data)
+
+    # -- strings and numbers in the re-encoding --------------------------------------------------
+
+    def _reencode(self, answer, string=proxy.dump_string, number=str):
+        if answer["outcome"] != "accepted" or answer.get("encoded") is None:
+            return answer
+        value = parse_or_none(answer["encoded"])
+        if value is None:
+            return answer
+        answer["encoded"] = dumps(value, string=string, number=number).encode()
+        return answer
+
+    def line_separator_altered(self, inner, root, data, answer):
+        encoded = answer.get("encoded") or b""
+        # Cheap test first: raw U+2028/U+2029, or an escape that may be one of them.
+        if b"\xe2\x80\xa8" not in encoded and b"\xe2\x80\xa9" not in encoded and b"\\u202" not in encoded.lower():
+            return answer
+        return self._reencode(
+            answer, string=lambda s: proxy.dump_string(s.replace("\u2028", "\n").replace("\u2029", "\n"))
+        )
+
+    def opaque_number_double(self, inner, root, data, answer):
+        def through_double(token):
+            f = float(token)
+            if f != f or f in (float("inf"), float("-inf")):
+                return "null"  # what a double-based encoder writes for a value it cannot hold
+            spelled = repr(f)
+            return token if decimal.Decimal(spelled) == decimal.Decimal(str(token)) else spelled
+
+        return self._reencode(answer, number=through_double)
+
+    # -- warnings and error diagnostics ----------------------------------------------------------
+
+    def warning_path_parent(self, inner, root, data, answer):
+        for d in warnings(answer):
+            if d["path"]:
+                d["path"] = d["path"].rsplit("/", 1)[0]
+        return answer
+
+    def drop_warnings(self, inner, root, data, answer):
+        if answer["outcome"] == "accepted":
+            answer["diagnostics"] = errors(answer)
+        return answer
+
+    def wrong_error_code(self, inner, root, data, answer):
+        for d in errors(answer):
+            if d["code"] == "missing_required":
+                d["code"] = "invalid_type"
+        return answer
+
+    # -- encode failures, crashes, hangs ---------------------------------------------------------
+
+    def encode_fails_on_empty_object(self, inner, root, data, answer):
+        if answer["outcome"] != "accepted":
+            return answer
+        value = parse_or_none(data)
+        if any(isinstance(v, Obj) and not v for _, v in walk_values(value)):
+            answer.update(encoded=None, encodeError="encode: cannot encode an empty object")
+        return answer
+
+    def crash_on_empty_array(self, inner, root, data, answer):
+        value = parse_or_none(data)
+        if any(isinstance(v, list) and not isinstance(v, Obj) and not v for _, v in walk_values(value)):
+            sys.stderr.write("faulty: index out of range on an empty array, exiting\n")
+            sys.stderr.flush()
+            os._exit(1)
+        return answer
+
+    def hang_on_tab(self, inner, root, data, answer):
+        value = parse_or_none(data)
+        for _, v in walk_values(value):
+            keys = [k for k, _ in v] if isinstance(v, Obj) else []
+            if any(isinstance(s, str) and not isinstance(s, Num) and "\t" in s for s in [v] + keys):
+                sys.stderr.write("faulty: looping forever on a tab\n")
+                sys.stderr.flush()
+                while True:
+                    time.sleep(3600)
+        return answer
+
+
+def schema_member_names(bundle_path):
+    """Every member name declared under "properties" anywhere in the schema bundle or folder."""
+    documents = []
+    if os.path.isdir(bundle_path):
+        for folder, _, files in os.walk(bundle_path):
+            for name in files:
+                if name.endswith(".json"):
+                    with open(os.path.join(folder, name), encoding="utf-8") as f:
+                        documents.append(json.load(f))
+    else:
+        with open(bundle_path, encoding="utf-8") as f:
+            documents.append(json.load(f))
+    names = set()
+    stack = documents
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            props = node.get("properties")
+            if isinstance(props, dict):
+                names.update(props.keys())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return names
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    own, inner = proxy.split_argv(argv)
+    faults = load_faults()
+    names = {f["name"]: f["name"] for f in faults}
+    for f in faults:
+        for alias in f.get("aliases", []):
+            names[alias] = f["name"]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--fault", choices=sorted(names))
+    parser.add_argument("--list", action="store_true", help="print the faults table (JSON) and exit")
+    args = parser.parse_args(own)
+    if args.list:
+        json.dump(faults, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    if not args.fault or not inner:
+        parser.error("--fault NAME -- INNER ADAPTER COMMAND is required")
+    fault = names[args.fault]
+    impl = Faults()
+    transform = getattr(impl, fault.replace("-", "_"))
+    return proxy.serve(transform, "faulty-" + fault, inner, on_hello=impl.on_hello)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

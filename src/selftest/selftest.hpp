@@ -1,0 +1,122 @@
+// selftest.hpp: `crosscheck selftest`, proof that the harness finds known faults and raises no false
+// alarms (docs/selftest.md).
+//
+// Seeded faults: selftest/faulty_adapter.py puts one contract violation at a time in front of the
+// reference adapter (`crosscheck serve-adapter`); faults.json lists each with the divergence class a
+// correct harness puts it in and a hand-minimal witness payload. For each fault the self-test first
+// checks the witness (one payload through the implementation set: is the fault real?), then runs a
+// differential fuzz campaign of the in-process C++ decoder against the faulty adapter until the first
+// finding in the expected class or the time limit, and reduces that finding when a reducer is there.
+// No false alarms: selftest/equivalent_adapter.py differs from the reference only in ways the
+// contract allows; a campaign against it must give no contract finding.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "differential/implementation_set.hpp"
+#include "json/value.hpp"
+#include "schema/ir.hpp"
+#include "util/result.hpp"
+
+namespace crosscheck::selftest {
+
+struct Fault {
+  std::string name, area, description;
+  std::string expected_class;           ///< a divergence class name ("acceptance", "crash", ...)
+  bool implementation_defined = false;  ///< the expected divergence carries the implementation-defined label
+  std::vector<std::string> aliases;
+  std::string witness_root;     ///< snake_case root
+  std::string witness_payload;  ///< the hand-minimal payload's bytes
+};
+
+/// Reads a faults table (selftest/faults.json); errors name the file, the entry and the field.
+Result<std::vector<Fault>, std::string> load_faults(const std::string& path);
+
+/// <repository>/selftest: faulty_adapter.py, equivalent_adapter.py, faults.json.
+std::string selftest_dir();
+
+struct Options {
+  std::vector<std::string> faults;  ///< names or aliases; empty: none (see run_selftest)
+  double seconds_per_fault = 60;
+  bool no_false_alarms = false;  ///< also run the equivalent adapter
+  double false_alarm_seconds = 300;
+  std::string out;  ///< this run's folder (must not exist yet, or be empty)
+  std::uint64_t seed = 1;
+  bool all_roots = false;  ///< fuzz every root, not only the witness's
+  bool strict = false;     ///< implementation-defined findings of the equivalent adapter count too
+  std::string python = "python3";
+  std::vector<std::string> reference;  ///< argv of the adapter behind the proxies
+  std::chrono::milliseconds deadline{2000};
+  std::size_t batch =
+      32;  ///< small batches: a crash or hang fault's first finding is not held back by a long batch
+  double size_goal = 2.0;  ///< minimized witness <= size_goal x hand-minimal
+};
+
+enum class Status { kPassed, kFailed, kSkipped };
+const char* status_name(Status s);  ///< "PASS", "FAIL", "SKIP"
+
+struct FaultReport {
+  Fault fault;
+  Status status = Status::kSkipped;
+  std::string note;  ///< why it was skipped or failed, in a few words
+  // The witness, decoded once by the reference and the faulty adapter.
+  std::optional<bool> witness_detected;
+  std::vector<std::string> witness_classes;
+  // The campaign.
+  std::optional<double> first_seconds;       ///< first finding that involves the faulty adapter
+  std::vector<std::string> first_classes;    ///< that finding's classes involving it
+  std::optional<double> expected_seconds;    ///< first finding in the expected class (and label)
+  std::string expected_file;                 ///< its finding file
+  std::optional<bool> expected_label;        ///< implementation-defined label of that divergence
+  std::size_t found_bytes = 0;               ///< that finding's payload size
+  std::optional<std::size_t> reduced_bytes;  ///< after reduction
+  std::string reduce_note;                   ///< "not reduced: ..." when there is no number
+  std::uint64_t generated = 0, sent = 0;
+  double seconds = 0;  ///< wall time of this fault
+  std::string folder;  ///< the campaign's run folder
+  // Goals (nullopt: could not be judged).
+  std::optional<bool> goal_time, goal_class, goal_size;
+};
+
+struct FalseAlarmReport {
+  Status status = Status::kSkipped;
+  std::string note;
+  double seconds = 0;
+  std::uint64_t generated = 0, sent = 0;
+  std::size_t contract_findings = 0, implementation_defined_findings = 0;
+  std::vector<std::string> contract_files;  ///< finding files with a contract divergence of the adapter
+  std::vector<std::string> contract_details;
+  std::string folder;
+};
+
+struct Report {
+  std::vector<FaultReport> faults;
+  std::optional<FalseAlarmReport> false_alarms;
+  bool interrupted = false;
+  int exit_code() const;  ///< 0 every selected check passed, 1 a failure, 3 something skipped
+};
+
+/// The reducer hook: shrinks the payload of a finding file while it stays in `bucket` on `impls` (the
+/// reference and the faulty adapter) and returns the reduced size, or an error saying why there is
+/// no number.
+using Reducer = std::function<Result<std::size_t, std::string>(
+    const std::string& finding_file, const std::string& bucket, differential::ImplementationSet& impls)>;
+
+/// Runs the selected faults (and the false-alarm check), printing a line per step to `log`.
+/// Throws Fatal (exit 2) for bad options (an unknown fault, an output folder in use).
+Report run_selftest(std::shared_ptr<const schema::Ir> ir, const std::vector<Fault>& table,
+                    const Options& options, const Reducer& reducer, std::ostream& log);
+
+/// The result table, one row per fault with its goals, and the false-alarm line.
+void print_report(const Report& report, const Options& options, std::ostream& out);
+/// The machine-readable report (crosscheck-selftest/1).
+json::Value report_to_json(const Report& report, const Options& options);
+
+}  // namespace crosscheck::selftest

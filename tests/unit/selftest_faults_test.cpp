@@ -1,0 +1,112 @@
+// selftest_faults_test.cpp: the shipped faults table (selftest/faults.json) covers the contract areas
+// of issue #6 with real witnesses, and a broken table is refused with the file, entry and field named.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "decoder/decoder.hpp"
+#include "differential/comparator.hpp"
+#include "gen_test_support.hpp"
+#include "selftest/selftest.hpp"
+
+namespace crosscheck::selftest {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<Fault> shipped() {
+  auto table = load_faults(selftest_dir() + "/faults.json");
+  EXPECT_TRUE(table.ok()) << (table.ok() ? "" : table.error());
+  return table.ok() ? table.value() : std::vector<Fault>{};
+}
+
+TEST(SelftestFaults, ShippedTableCoversEveryContractArea) {
+  auto faults = shipped();
+  EXPECT_GE(faults.size(), 12u);
+  std::set<std::string> names, areas;
+  for (const auto& f : faults) {
+    EXPECT_TRUE(names.insert(f.name).second) << f.name;
+    areas.insert(f.area);
+    EXPECT_TRUE(differential::parse_class(f.expected_class).has_value()) << f.name;
+    EXPECT_FALSE(f.description.empty()) << f.name;
+  }
+  for (const char* area :
+       {"preserving unknown members", "open enums", "unknown tags", "forbidden properties", "absent vs null",
+        "exact union selection", "integer range and precision", "string escapes and code points",
+        "number handling in opaque values", "warning paths", "encode failures",
+        "crashes on particular shapes", "hangs on particular shapes"}) {
+    EXPECT_TRUE(areas.count(area)) << "no fault for " << area;
+  }
+}
+
+// The witness must sit on the reference's side of the fault: what the faulty adapter changes is
+// what the reference decoder does on it (accepts it, warns, rejects it, or encodes it).
+TEST(SelftestFaults, WitnessesAreRootsOfTheRealSchemaAndDecodeAsTheFaultNeeds) {
+  const auto& real = gen::testing::real_schema();
+  ASSERT_TRUE(real.ir) << real.error;
+  decoder::Decoder decoder(*real.ir);
+  for (const auto& f : shipped()) {
+    const schema::Root* root = real.ir->find_root(f.witness_root);
+    ASSERT_NE(root, nullptr) << f.name << ": " << f.witness_root;
+    auto r = decoder.decode(*root, f.witness_payload);
+    bool warned = false;
+    for (const auto& d : r.diagnostics) warned = warned || d.severity == decoder::Severity::kWarning;
+    if (f.expected_class == "round-trip-self" || f.name == "integral-decimal-rejected" ||
+        f.name == "null-as-absent")
+      EXPECT_TRUE(r.accepted) << f.name;
+    if (f.expected_class == "warnings" || f.name == "unknown-enum-error" || f.name == "unknown-variant-error")
+      EXPECT_TRUE(r.accepted && warned) << f.name;
+    if (f.expected_class == "diagnostics" || f.name == "forbidden-null-accepted" ||
+        f.name == "ambiguous-union-accepted" || f.name == "big-integer-accepted")
+      EXPECT_FALSE(r.accepted) << f.name;
+    // A witness is a contract input: no implementation-defined trait may excuse its divergence.
+    EXPECT_FALSE(differential::analyse_input(f.witness_payload).any()) << f.name;
+  }
+}
+
+class BadTable : public ::testing::Test {
+ protected:
+  std::string write(const std::string& text) {
+    path_ = (fs::temp_directory_path() / ("faults-" + std::to_string(::getpid()) + ".json")).string();
+    std::ofstream(path_) << text;
+    return path_;
+  }
+  void TearDown() override { fs::remove(path_); }
+  std::string path_;
+};
+
+TEST_F(BadTable, NamesFileEntryAndField) {
+  auto r =
+      load_faults(write(R"({"faults":[{"name":"a","area":"x","description":"d","expectedClass":"acceptance",
+      "witness":{"root":"effect","payload":"{}"}},{"name":"b","area":"x","description":"d",
+      "expectedClass":"acceptance","witness":{"root":"effect"}}]})"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find(path_), std::string::npos) << r.error();
+  EXPECT_NE(r.error().find("/faults/1/witness"), std::string::npos) << r.error();
+  EXPECT_NE(r.error().find("'payload'"), std::string::npos) << r.error();
+}
+
+TEST_F(BadTable, RefusesAnUnknownClassAndATwiceUsedName) {
+  auto r =
+      load_faults(write(R"({"faults":[{"name":"a","area":"x","description":"d","expectedClass":"wrongness",
+      "witness":{"root":"effect","payload":"{}"}}]})"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("'wrongness' is not a divergence class"), std::string::npos) << r.error();
+  std::string one = R"({"name":"a","area":"x","description":"d","expectedClass":"crash",
+      "witness":{"root":"effect","payload":"{}"}})";
+  r = load_faults(write(R"({"faults":[)" + one + "," + one + "]}"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("used twice"), std::string::npos) << r.error();
+}
+
+TEST_F(BadTable, RefusesWhatIsNotATable) {
+  EXPECT_FALSE(load_faults(write("[1,2]")).ok());
+  EXPECT_FALSE(load_faults(write("{\"faults\":")).ok());
+  EXPECT_FALSE(load_faults(path_ + ".missing").ok());
+}
+
+}  // namespace
+}  // namespace crosscheck::selftest
