@@ -224,7 +224,22 @@ class Campaign {
       ++findings;
       ++findings_total_;
       written_names_.insert(name);
-      for (const auto& d : loaded.value().divergences) ++bucket_counts_[d.bucket];
+      for (const auto& d : loaded.value().divergences) {
+        ++bucket_counts_[d.bucket];
+        bucket_roots_[d.bucket].insert(loaded.value().root);
+      }
+    }
+    // Roots a bucket was seen on without a file there (the previous session's summary.json).
+    auto previous = json::parse(read_all(fs::path(o_.out) / "summary.json", ok));
+    const json::Value* roots =
+        ok && previous.ok() && previous.value().is_object() ? previous.value().find("bucketRoots") : nullptr;
+    if (roots && roots->is_object()) {
+      for (const auto& m : roots->members()) {
+        if (!m.value.is_array()) continue;
+        for (const auto& r : m.value.items()) {
+          if (r.is_string()) bucket_roots_[m.key].insert(r.string_value());
+        }
+      }
     }
     log_ << "resuming " << o_.out << " at iteration " << first_iteration_ << ": " << corpus_size()
          << " corpus entries, " << findings << " findings in " << bucket_counts_.size() << " buckets\n";
@@ -432,6 +447,7 @@ class Campaign {
       ++by_root_[p.root];
       for (const auto& impl : d.implementations) ++by_impl_[impl];
       if (d.implementation_defined) ++impl_defined_;
+      bucket_roots_[d.bucket].insert(p.root);
       if (repeat) continue;
       std::size_t seen = bucket_counts_[d.bucket]++;
       if (seen == 0 && !first_new) first_new = &d;
@@ -603,6 +619,17 @@ class Campaign {
       skew.add(root, std::move(r));
     }
     sum.add("skewTable", std::move(skew));
+    // A bucket is one fault, seen on any root; its files are capped, so this says where else it showed.
+    json::Value bucket_roots = json::Value::object();
+    {
+      std::lock_guard<std::mutex> lock(stats_mutex_);
+      for (const auto& [bucket, roots] : bucket_roots_) {
+        json::Value list = json::Value::array();
+        for (const auto& r : roots) list.push(json::Value::string(r));
+        bucket_roots.add(bucket, std::move(list));
+      }
+    }
+    sum.add("bucketRoots", std::move(bucket_roots));
     json::Value skewed = json::Value::array();
     for (const auto& r : impls_.skewed_roots()) skewed.push(json::Value::string(r));
     sum.add("skewedRoots", std::move(skewed));
@@ -725,7 +752,8 @@ class Campaign {
   bool event_warned_ = false;
   bool resumed_ = false;
   std::map<std::string, std::size_t> by_class_, by_root_, by_impl_, bucket_counts_;
-  std::set<std::string> written_names_;  // finding files in the folder (sender thread)
+  std::map<std::string, std::set<std::string>> bucket_roots_;  // bucket -> roots it was seen on
+  std::set<std::string> written_names_;                        // finding files in the folder (sender thread)
   std::uint64_t divergent_inputs_ = 0, contract_inputs_ = 0, impl_defined_ = 0, findings_written_ = 0;
 };
 

@@ -35,6 +35,11 @@ std::string block(std::string_view s, std::size_t max = 0) {
 /// A double-quoted attribute value (no markup at all, not even the escape spans).
 std::string attr(std::string_view s, std::size_t max = 300) { return html_escape(display_line(s, max)); }
 std::string code(std::string_view s, std::size_t max = 0) { return "<code>" + text(s, max) + "</code>"; }
+std::string code_list(const std::vector<std::string>& items) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + code(items[i]);
+  return s;
+}
 std::string anchor(const Bucket& b) { return "b-" + identifier(b.id); }
 
 const char* kStyle = R"css(
@@ -297,7 +302,8 @@ std::string matrix(const RunData& run) {
       std::size_t failing = 0, other = 0;
       const Bucket* first = nullptr;
       for (const auto& b : run.buckets) {
-        if (b.root != root || std::find(b.deviating.begin(), b.deviating.end(), impl) == b.deviating.end())
+        if (std::find(b.roots.begin(), b.roots.end(), root) == b.roots.end() ||
+            std::find(b.deviating.begin(), b.deviating.end(), impl) == b.deviating.end())
           continue;
         ++(run.fails(b) ? failing : other);
         if (!first) first = &b;
@@ -343,7 +349,7 @@ std::string bucket_section(const RunData& run, const Bucket& b, std::size_t numb
       "<section class=\"bucket " + std::string(fails ? "fail" : "idef") + "\" id=\"" + anchor(b) + "\">\n";
   s += "<h3>" + std::to_string(number) + ". <span class=\"badge " +
        (fails ? "fail\">fails the run" : "idef\">implementation-defined") + "</span>" +
-       text(differential::class_name(b.cls)) + " on " + code(b.root) + " \u00b7 bucket " + code(b.id) +
+       text(differential::class_name(b.cls)) + " on " + code_list(b.roots) + " \u00b7 bucket " + code(b.id) +
        "</h3>\n";
   s += "<p>" + text(b.divergence.detail, 2000) + "</p>\n<p class=\"caption\">";
   if (!b.deviating.empty()) {
@@ -360,7 +366,7 @@ std::string bucket_section(const RunData& run, const Bucket& b, std::size_t numb
     for (std::size_t i = 0; i < f.traits.size(); ++i) s += (i ? ", " : "") + code(f.traits[i]);
   }
   s += " \u00b7 " + std::to_string(b.files.size()) + " finding file(s)</p>\n";
-  s += "<div class=\"pair\"><div><div class=\"caption\">Payload, " +
+  s += "<div class=\"pair\"><div><div class=\"caption\">Payload (root " + code(f.root) + "), " +
        format_count(static_cast<double>(f.input.size())) + " bytes";
   if (b.shown_minimized) {
     s += ", minimized from " + format_count(static_cast<double>(file.original.input.size())) + " bytes";

@@ -14,7 +14,9 @@ std::string case_body(const RunData& run, const Bucket& b) {
   const FindingFile& file = run.findings[b.shown];
   const findings::Finding& f = b.finding(run.findings);
   std::string s;
-  s += "bucket " + b.id + " (" + differential::class_name(b.cls) + " on " + b.root + ")\n";
+  s += "bucket " + b.id + " (" + differential::class_name(b.cls) + " on";
+  for (const auto& r : b.roots) s += " " + r;
+  s += "; the payload below is of " + b.root + ")\n";
   s += b.divergence.detail + "\n";
   if (!b.deviating.empty()) {
     s += "deviating:";
@@ -55,13 +57,16 @@ std::string junit_report(const RunData& run) {
   std::size_t tests = 0, failures = 0, skipped = 0;
   std::set<std::string> roots_with_buckets;
   for (const auto& b : run.buckets) {
-    roots_with_buckets.insert(b.root);
+    roots_with_buckets.insert(b.roots.begin(), b.roots.end());
+    std::string roots;
+    for (const auto& r : b.roots) roots += (roots.empty() ? "" : ",") + r;
     ++tests;
     std::string who;
     for (const auto& i : b.deviating) who += (who.empty() ? "" : ",") + i;
-    std::string name =
-        std::string(differential::class_name(b.cls)) + " " + b.id + (who.empty() ? "" : " (" + who + ")");
-    cases += "    <testcase classname=\"" + xml_attribute("crosscheck." + b.root) + "\" name=\"" +
+    // classname groups by divergence class: a bucket is one fault and may show on several roots.
+    std::string name = b.id + " on " + roots + (who.empty() ? "" : " (" + who + " deviates)");
+    cases += "    <testcase classname=\"" +
+             xml_attribute(std::string("crosscheck.") + differential::class_name(b.cls)) + "\" name=\"" +
              xml_attribute(name) + "\" time=\"0\">\n";
     std::string body = xml_text(case_body(run, b));
     if (run.fails(b)) {

@@ -49,7 +49,7 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
   for (const auto& b : run.buckets) {
     ++buckets_by_class[differential::class_name(b.cls)];
     if (run.fails(b)) ++failing_by_class[differential::class_name(b.cls)];
-    ++buckets_by_root[b.root];
+    for (const auto& r : b.roots) ++buckets_by_root[r];
     for (const auto& i : b.deviating) ++deviating_by_impl[i];
   }
   auto by_class = summary_counts(run, "byClass");
@@ -92,7 +92,7 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
       const FindingFile& file = run.findings[b.shown];
       const findings::Finding& f = b.finding(run.findings);
       md += "#### " + std::to_string(i + 1) + ". " + code(differential::class_name(b.cls)) + " on " +
-            code(b.root) + ": " + (b.deviating.empty() ? std::string("-") : list_code(b.deviating)) +
+            list_code(b.roots) + ": " + (b.deviating.empty() ? std::string("-") : list_code(b.deviating)) +
             " deviates — " + (run.fails(b) ? "**fails the run**" : "implementation-defined") + "\n\n";
       md += "Bucket " + code(b.id) + ": " + code(b.divergence.detail, 400) + "\n\n";
       if (!f.traits.empty()) md += "Input traits: " + list_code(f.traits) + "\n\n";

@@ -304,6 +304,19 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
       Bucket& b = data.buckets[it->second];
       b.implementation_defined = b.implementation_defined && d.implementation_defined;
       if (std::find(b.files.begin(), b.files.end(), k) == b.files.end()) b.files.push_back(k);
+      if (std::find(b.roots.begin(), b.roots.end(), f.original.root) == b.roots.end())
+        b.roots.push_back(f.original.root);
+    }
+  }
+  // The roots each bucket was seen on, files or not (summary.json; a bucket's files are capped).
+  const json::Value* bucket_roots = data.summary.is_object() ? data.summary.find("bucketRoots") : nullptr;
+  for (Bucket& b : data.buckets) {
+    const json::Value* more = bucket_roots && bucket_roots->is_object() ? bucket_roots->find(b.id) : nullptr;
+    if (more && more->is_array()) {
+      for (const auto& r : more->items()) {
+        if (r.is_string() && std::find(b.roots.begin(), b.roots.end(), r.string_value()) == b.roots.end())
+          b.roots.push_back(r.string_value());
+      }
     }
   }
   for (Bucket& b : data.buckets) {
@@ -320,7 +333,9 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
         b.shown_minimized = min_has;
       }
     }
+    std::sort(b.roots.begin(), b.roots.end());
     const findings::Finding& shown = b.finding(data.findings);
+    b.root = shown.root;
     for (const auto& d : shown.divergences) {
       if (d.bucket == b.id) {
         b.divergence = d;
@@ -334,7 +349,7 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
     if (fa != fb) return fa;
     if (class_rank(a.cls) != class_rank(b.cls)) return class_rank(a.cls) < class_rank(b.cls);
     if (a.files.size() != b.files.size()) return a.files.size() > b.files.size();
-    return std::tie(a.root, a.id) < std::tie(b.root, b.id);
+    return std::tie(a.roots, a.id) < std::tie(b.roots, b.id);
   });
 
   // Who, where, and which roots.
@@ -380,7 +395,7 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
       if (r.is_string()) roots.insert(r.string_value());
     }
   }
-  for (const auto& f : data.findings) roots.insert(f.original.root);
+  for (const auto& b : data.buckets) roots.insert(b.roots.begin(), b.roots.end());
   data.roots.assign(roots.begin(), roots.end());
   return data;
 }

@@ -36,7 +36,8 @@ struct FindingFile {
 struct Bucket {
   std::string id;
   differential::DivergenceClass cls = differential::DivergenceClass::kAcceptance;
-  std::string root;
+  std::string root;                ///< root of the shown payload
+  std::vector<std::string> roots;  ///< roots of all its files, sorted (a bucket is one fault, on any root)
   std::string signature;
   bool implementation_defined = true;   ///< every occurrence was on an implementation-defined input
   std::vector<std::size_t> files;       ///< indices into RunData::findings
