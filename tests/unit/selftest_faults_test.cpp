@@ -55,13 +55,17 @@ TEST(SelftestFaults, WitnessesAreRootsOfTheRealSchemaAndDecodeAsTheFaultNeeds) {
     bool warned = false;
     for (const auto& d : r.diagnostics) warned = warned || d.severity == decoder::Severity::kWarning;
     if (f.expected_class == "round-trip-self" || f.name == "integral-decimal-rejected" ||
-        f.name == "null-as-absent")
+        f.name == "null-as-absent") {
       EXPECT_TRUE(r.accepted) << f.name;
-    if (f.expected_class == "warnings" || f.name == "unknown-enum-error" || f.name == "unknown-variant-error")
+    }
+    if (f.expected_class == "warnings" || f.name == "unknown-enum-error" ||
+        f.name == "unknown-variant-error") {
       EXPECT_TRUE(r.accepted && warned) << f.name;
+    }
     if (f.expected_class == "diagnostics" || f.name == "forbidden-null-accepted" ||
-        f.name == "ambiguous-union-accepted" || f.name == "big-integer-accepted")
+        f.name == "ambiguous-union-accepted" || f.name == "big-integer-accepted") {
       EXPECT_FALSE(r.accepted) << f.name;
+    }
     // A witness is a contract input: no implementation-defined trait may excuse its divergence.
     EXPECT_FALSE(differential::analyse_input(f.witness_payload).any()) << f.name;
   }
