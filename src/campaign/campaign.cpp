@@ -115,6 +115,7 @@ class Campaign {
     events_ = std::make_unique<report::EventLog>((fs::path(o_.out) / report::kEventLogName).string(),
                                                  elapsed_before_);
     log_event_start();
+    log_event_progress();  // the curves start where this session starts (zero, or the resumed totals)
     std::thread sender([this] { send_loop(); });
     std::uint64_t i = first_iteration_, steps = 0;
     auto last_save = Clock::now(), last_report = Clock::now();
