@@ -324,9 +324,9 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> ir, const Fault& fault, 
       if (reduced.ok())
         r.reduced_bytes = reduced.value();
       else
-        r.reduce_note = "not reduced: " + reduced.error();
+        r.reduce_note = reduced.error();
     } else {
-      r.reduce_note = "not reduced: no reducer in this build";
+      r.reduce_note = "no reducer in this build";
     }
   }
   r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
@@ -356,8 +356,6 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> ir, const Fault& fault, 
   } else if (r.goal_size && !*r.goal_size) {
     r.note =
         "witness larger than " + std::to_string(static_cast<int>(o.size_goal)) + "x the hand-minimal one";
-  } else if (!r.goal_size) {
-    r.note = "size goal not checked (" + r.reduce_note + ")";
   }
   if (differential::stop_requested()) {
     r.status = Status::kSkipped;
@@ -600,7 +598,8 @@ void print_report(const Report& report, const Options& o, std::ostream& out) {
       if (r.goal_class) cls += *r.goal_class ? " (right)" : " (WRONG)";
       std::string bytes = r.reduced_bytes ? std::to_string(*r.reduced_bytes) + "/" +
                                                 std::to_string(r.fault.witness_payload.size())
-                          : r.expected_seconds ? "not reduced (" + std::to_string(r.found_bytes) + ")"
+                          : r.expected_seconds ? "unreduced " + std::to_string(r.found_bytes) + "/" +
+                                                     std::to_string(r.fault.witness_payload.size())
                                                : "-";
       std::string goals = std::string(goal(r.goal_time)) + "/" + goal(r.goal_class) + "/" + goal(r.goal_size);
       out << std::left << std::setw(30) << r.fault.name << std::setw(17) << r.fault.expected_class
@@ -638,7 +637,14 @@ void print_report(const Report& report, const Options& o, std::ostream& out) {
     std::size_t unsized = std::count_if(report.faults.begin(), report.faults.end(), [](const FaultReport& r) {
       return r.status == Status::kPassed && !r.goal_size;
     });
-    if (unsized) out << "; size goal not checked for " << unsized << " (not reduced)";
+    if (unsized) {
+      std::set<std::string> why;
+      for (const auto& r : report.faults) {
+        if (r.status == Status::kPassed && !r.goal_size) why.insert(r.reduce_note);
+      }
+      out << "; the size goal was not checked for " << unsized
+          << " of them (not reduced: " << join(std::vector<std::string>(why.begin(), why.end()), "; ") << ")";
+    }
     out << "\n";
   }
   out << "results in " << o.out << "\n";

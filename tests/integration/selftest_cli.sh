@@ -16,6 +16,8 @@ CC="$BUILD/crosscheck"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 pass=0; fail=0
+# The interpreter itself, not a pyenv shim (half a second per start).
+PY=$(python3 -c "import sys; print(sys.executable)")
 check() { if eval "$2"; then pass=$((pass+1)); echo "PASS $1"; else fail=$((fail+1)); echo "FAIL $1"; fi; }
 want() { [ "$PART" = all ] || [ "$PART" = "$1" ]; }
 
@@ -33,7 +35,7 @@ PY
   check "the faults table has at least 12 faults" "[ \$(wc -l <'$OUT/faults.txt') -ge 12 ]"
   while read -r name root cls file; do
     "$CC" run --deadline 2 --root "$root" --adapters cpp --out "$OUT/run-$name" \
-      --adapter "faulty=python3 $ROOT/selftest/faulty_adapter.py --fault $name -- $CC serve-adapter" \
+      --adapter "faulty=$PY $ROOT/selftest/faulty_adapter.py --fault $name -- $CC serve-adapter" \
       "$file" >"$OUT/run-$name.log" 2>&1
     rc=$?
     check "witness of $name diverges in $cls (exit $rc)" "[ $rc = 1 ] && python3 - '$OUT/run-$name' '$cls' <<'PY'
@@ -44,7 +46,7 @@ sys.exit(0 if hits else 1)
 PY"
   done <"$OUT/faults.txt"
   "$CC" run --deadline 2 --adapters cpp --out "$OUT/run-equivalent" \
-    --adapter "equivalent=python3 $ROOT/selftest/equivalent_adapter.py -- $CC serve-adapter" \
+    --adapter "equivalent=$PY $ROOT/selftest/equivalent_adapter.py -- $CC serve-adapter" \
     "$OUT/w" >"$OUT/run-equivalent.log" 2>&1
   rc=$?
   check "the equivalent adapter agrees with the reference on every witness (exit $rc)" "[ $rc = 0 ]"
