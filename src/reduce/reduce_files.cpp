@@ -1,0 +1,273 @@
+// reduce_files.cpp: minimized findings beside their originals, run folders, the "reduced" event.
+#include "reduce/reduce_files.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "differential/comparator.hpp"
+#include "json/write.hpp"
+#include "report/event_log.hpp"
+
+namespace crosscheck::reduce {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+json::Value num(std::uint64_t n) { return json::Value::number(std::to_string(n)); }
+
+/// The run folder's events.jsonl when `finding_path` lies in <run>/findings/ and the log exists.
+std::optional<std::string> event_log_for(const std::string& finding_path) {
+  fs::path dir = fs::path(finding_path).parent_path();
+  if (dir.filename() != "findings") return std::nullopt;
+  fs::path log = dir.parent_path() / report::kEventLogName;
+  std::error_code ec;
+  if (!fs::is_regular_file(log, ec)) return std::nullopt;
+  return log.string();
+}
+
+/// The minimized finding for `original` (loaded from `path`).
+findings::Finding minimized(const findings::Finding& original, const std::string& path,
+                            const std::string& min_path, const ReduceResult& r) {
+  findings::Finding m;
+  m.root = original.root;
+  m.input = r.input;
+  m.divergences = r.results.divergences;
+  m.results = r.results.results;
+  m.traits = differential::analyse_input(r.input).names();
+  m.seed = original.seed;
+  m.source = original.source;
+  m.replay = "crosscheck replay " + min_path;
+  if (original.reduction) {  // reducing a .min.json again: the story starts at the first original
+    m.reduction = *original.reduction;
+    m.reduction->calls += r.calls;
+    m.reduction->bytes_after = r.input.size();
+  } else {
+    m.reduction = findings::Reduction{fs::path(path).filename().string(), r.calls, original.input.size(),
+                                      r.input.size()};
+  }
+  return m;
+}
+
+/// Reduces an already loaded finding and writes its .min.json; the error names the file.
+Result<FileReduction, std::string> reduce_loaded(const std::string& path, const findings::Finding& f,
+                                                 const std::string& bucket,
+                                                 differential::ImplementationSet& set,
+                                                 const ReduceOptions& options) {
+  FileReduction out;
+  out.finding_path = path;
+  out.min_path = min_path_for(path);
+  out.bucket = bucket;
+  out.bytes_before = f.input.size();
+  out.result = reduce(f, bucket, set, options);
+  if (!out.result.reproduced) {
+    std::string now;
+    for (const auto& d : out.result.results.divergences) now += (now.empty() ? "" : ", ") + d.bucket;
+    return path + ": bucket " + bucket + " does not reproduce any more on " +
+           [&] {
+             std::string names;
+             for (const auto& n : set.names()) names += (names.empty() ? "" : ",") + n;
+             return names;
+           }() +
+           " (the input now gives " + (now.empty() ? std::string("no divergence") : "buckets " + now) +
+           "); nothing was written";
+  }
+  // An existing minimized finding is replaced only by a smaller input.
+  std::error_code ec;
+  if (fs::exists(out.min_path, ec)) {
+    auto existing = findings::FindingStore::load(out.min_path);
+    if (existing.ok() && existing.value().input.size() <= out.result.input.size()) {
+      out.note = "kept " + out.min_path + " (" + std::to_string(existing.value().input.size()) +
+                 " bytes, not larger than this run's " + std::to_string(out.result.input.size()) + ")";
+      return out;
+    }
+  }
+  findings::Finding m = minimized(f, path, out.min_path, out.result);
+  json::WriteOptions pretty;
+  pretty.indent = 2;
+  findings::write_file_atomically(out.min_path, json::write(findings::finding_to_json(m), pretty) + "\n");
+  out.written = true;
+  out.note = "wrote " + out.min_path;
+  if (auto log = event_log_for(path)) {
+    report::EventLog events(*log);
+    json::Value e = json::Value::object();
+    e.add("file", json::Value::string("findings/" + fs::path(path).filename().string()));
+    e.add("minimized", json::Value::string("findings/" + fs::path(out.min_path).filename().string()));
+    e.add("calls", num(out.result.calls));
+    e.add("bytesBefore", num(out.bytes_before));
+    e.add("bytesAfter", num(out.result.input.size()));
+    e.add("bucket", json::Value::string(bucket));
+    events.append("reduced", e);  // the log is a convenience: a failure here loses no finding
+  }
+  return out;
+}
+
+}  // namespace
+
+bool is_min_file(const std::string& path) { return ends_with(path, ".min.json"); }
+
+std::string min_path_for(const std::string& finding_path) {
+  if (is_min_file(finding_path)) return finding_path;
+  if (ends_with(finding_path, ".json")) return finding_path.substr(0, finding_path.size() - 5) + ".min.json";
+  return finding_path + ".min.json";
+}
+
+Result<Target, std::string> target_bucket(const std::string& path, const findings::Finding& f,
+                                          const std::optional<std::string>& bucket) {
+  if (!bucket) {
+    auto d = default_bucket(f);
+    if (!d) return path + ": field 'divergences': the finding has no divergence to reduce";
+    return Target{*d};
+  }
+  std::string have;
+  for (const auto& d : f.divergences) {
+    if (d.bucket == *bucket) return Target{d.bucket};
+    have += (have.empty() ? "" : ", ") + d.bucket + " (" + differential::class_name(d.cls) + ")";
+  }
+  return path + ": field 'divergences': no divergence in bucket " + *bucket +
+         (have.empty() ? std::string(" (the finding has none)") : "; its buckets: " + have);
+}
+
+Result<FileReduction, std::string> reduce_finding_file(const std::string& path,
+                                                       const std::optional<std::string>& bucket,
+                                                       differential::ImplementationSet& set,
+                                                       const ReduceOptions& options) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return path + ": no such finding file";
+  auto loaded = findings::FindingStore::load(path);
+  if (!loaded.ok()) return loaded.error();
+  const findings::Finding& f = loaded.value();
+  auto target = target_bucket(path, f, bucket);
+  if (!target.ok()) return target.error();
+  return reduce_loaded(path, f, target.value().bucket, set, options);
+}
+
+RunReduction reduce_run_folder(const std::string& run_dir, differential::ImplementationSet& set,
+                               const RunReduceOptions& options, std::ostream& log) {
+  RunReduction out;
+  fs::path dir = fs::path(run_dir) / "findings";
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return out;
+  struct Entry {
+    std::string path;
+    findings::Finding finding;
+  };
+  std::vector<Entry> originals;
+  std::set<std::string> covered;  // buckets some .min.json already shows
+  std::set<std::string> has_min;  // originals with a .min.json
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    std::string name = e.path().filename().string();
+    if (name.empty() || name[0] == '.' || !ends_with(name, ".json") || !e.is_regular_file()) continue;
+    files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& p : files) {
+    auto loaded = findings::FindingStore::load(p.string());
+    if (!loaded.ok()) {
+      out.skipped.push_back(loaded.error() + " (skipped)");
+      continue;
+    }
+    if (is_min_file(p.string())) {
+      for (const auto& d : loaded.value().divergences) covered.insert(d.bucket);
+      has_min.insert(p.string().substr(0, p.string().size() - 9) + ".json");
+    } else {
+      originals.push_back({p.string(), std::move(loaded).value()});
+    }
+  }
+  // Per bucket: its smallest finding that has no .min.json yet.
+  std::map<std::string, const Entry*> pick;
+  std::map<std::string, differential::DivergenceClass> cls;
+  for (const auto& e : originals) {
+    if (has_min.count(e.path)) continue;
+    for (const auto& d : e.finding.divergences) {
+      if (covered.count(d.bucket)) continue;
+      cls.emplace(d.bucket, d.cls);
+      auto& best = pick[d.bucket];
+      if (!best || e.finding.input.size() < best->finding.input.size()) best = &e;
+    }
+  }
+  std::vector<std::pair<std::string, const Entry*>> todo(pick.begin(), pick.end());
+  std::stable_sort(todo.begin(), todo.end(), [](const auto& a, const auto& b) {
+    return a.second->finding.input.size() < b.second->finding.input.size();
+  });
+  std::set<std::string> done_files;
+  for (std::size_t k = 0; k < todo.size(); ++k) {
+    const auto& [bucket, entry] = todo[k];
+    std::string name = fs::path(entry->path).filename().string();
+    if (covered.count(bucket)) continue;  // an earlier reduction in this loop landed there too
+    if (done_files.count(entry->path)) {
+      out.skipped.push_back("bucket " + bucket + " (" + name +
+                            "): its smallest finding was reduced for another bucket; run `crosscheck reduce "
+                            "--bucket " +
+                            bucket + " " + entry->path + "` to write one for this bucket");
+      continue;
+    }
+    if (!options.include_timeouts && cls[bucket] == differential::DivergenceClass::kTimeout) {
+      out.skipped.push_back(
+          "bucket " + bucket + " (" + name +
+          "): a timeout (each candidate may cost a whole deadline); run `crosscheck reduce " + entry->path +
+          "`");
+      continue;
+    }
+    std::size_t left = options.total_budget > out.calls ? options.total_budget - out.calls : 0;
+    std::size_t buckets_here = 0;
+    for (std::size_t j = k; j < todo.size(); ++j) buckets_here += covered.count(todo[j].first) ? 0 : 1;
+    std::size_t share = std::min(options.per_finding_budget, left / std::max<std::size_t>(buckets_here, 1));
+    bool stop = options.base.should_stop && options.base.should_stop();
+    if (share < 8 || stop) {  // too little to even start; say what is left instead
+      out.buckets_left = buckets_here;
+      break;
+    }
+    ReduceOptions o = options.base;
+    o.budget = share;
+    auto r = reduce_loaded(entry->path, entry->finding, bucket, set, o);
+    done_files.insert(entry->path);
+    if (!r.ok()) {
+      out.calls += 1;
+      out.skipped.push_back("bucket " + bucket + ": " + r.error());
+      continue;
+    }
+    FileReduction& fr = r.value();
+    out.calls += fr.result.calls;
+    for (const auto& d : fr.result.results.divergences) covered.insert(d.bucket);
+    log << "reduced " << name << " (bucket " << bucket << "): " << fr.bytes_before << " -> "
+        << fr.result.input.size() << " bytes in " << fr.result.calls << " calls"
+        << (fr.result.budget_exhausted ? " (budget reached)" : "") << (fr.written ? "" : "; " + fr.note)
+        << "\n";
+    out.reduced.push_back(std::move(fr));
+  }
+  return out;
+}
+
+std::string printable(const std::string& bytes, std::size_t max_bytes) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < bytes.size() && i < max_bytes; ++i) {
+    unsigned char c = static_cast<unsigned char>(bytes[i]);
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  if (bytes.size() > max_bytes) out += "... (" + std::to_string(bytes.size() - max_bytes) + " more bytes)";
+  return out;
+}
+
+}  // namespace crosscheck::reduce
