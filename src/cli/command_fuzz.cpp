@@ -1,7 +1,9 @@
 // command_fuzz.cpp: `crosscheck fuzz`, the main job: a differential fuzz run (src/campaign).
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
+#include <optional>
 #include <regex>
 #include <tuple>
 #include <utility>
@@ -10,6 +12,7 @@
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
 #include "cli/schema_option.hpp"
+#include "reduce/reduce_files.hpp"
 #include "report/writers.hpp"
 #include "util/result.hpp"
 
@@ -28,7 +31,43 @@ struct FuzzOptions {
   bool strict = false;
   std::string shard;  ///< "I/N"
   bool deterministic = false;
+  /// Adapter calls for reducing the run's findings at the end (0: off). Unset: 2000, or 0 for a
+  /// --deterministic or --shard run (whose folders must merge into exactly one run's).
+  std::optional<std::size_t> reduce_budget;
 };
+
+/// The end of a run: minimize one finding per bucket that has no .min.json yet (src/reduce).
+void reduce_findings(const FuzzOptions& o, const schema::Ir& ir, differential::ImplementationSet& set,
+                     bool interrupted, std::optional<double> run_seconds) {
+  const bool merged_later = o.deterministic || !o.shard.empty();
+  const std::size_t budget = o.reduce_budget.value_or(merged_later ? 0 : 2000);
+  if (budget == 0) {
+    if (merged_later && !o.reduce_budget)
+      std::cerr << "findings not reduced (a --deterministic or --shard run): after crosscheck merge, "
+                   "crosscheck reduce --run MERGED does it\n";
+    return;
+  }
+  if (interrupted) {
+    std::cerr << "findings were not reduced (the run was interrupted): crosscheck reduce FINDING does one, "
+                 "or run the same command again to resume, and reduce at its end\n";
+    return;
+  }
+  reduce::RunReduceOptions r;
+  r.total_budget = budget;
+  // The run's own time budget was the user's: reduction adds at most a tenth of it (at least 10 s).
+  r.max_seconds = std::max(10.0, run_seconds.value_or(600) / 10);
+  r.base.oracle = &ir;
+  r.base.should_stop = [] { return differential::stop_requested(); };
+  auto done = reduce::reduce_run_folder(o.out, set, r, std::cerr);
+  if (done.reduced.empty() && done.skipped.empty() && done.buckets_left == 0) return;
+  std::cerr << "reduction: " << done.reduced.size() << " finding(s) minimized in " << done.calls << " of "
+            << budget << " calls (--reduce-budget)\n";
+  for (const auto& s : done.skipped) std::cerr << "  not reduced: " << s << "\n";
+  if (done.buckets_left || differential::stop_requested())
+    std::cerr
+        << "  " << (done.buckets_left ? std::to_string(done.buckets_left) + " bucket(s) left: " : "")
+        << "crosscheck reduce FINDING (or a larger --reduce-budget on a resumed run) can finish the job\n";
+}
 
 /// "I/N" with 0 <= I < N -> (I, N); Fatal with the accepted form otherwise.
 std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text) {
@@ -85,9 +124,11 @@ int fuzz(const FuzzOptions& o) {
                           : std::to_string(*c.runs) + " inputs")
             << ") -> " << c.out << "\n";
   auto summary = campaign::run_campaign(ir, *set, c, std::cerr);
-  if (differential::stop_requested())
+  const bool interrupted = differential::stop_requested();
+  if (interrupted)
     std::cerr << "interrupted: everything found so far is in " << c.out
               << "; run the same command to resume\n";
+  reduce_findings(o, ir, *set, interrupted, c.seconds);
   // Keep this last: the reports show what the steps above added (e.g. minimized findings).
   report::write_run_reports(c.out, std::cerr);
   return summary.exit_code;
@@ -118,6 +159,11 @@ const Registration kFuzz{CommandSpec{
       sub.add_option("--shard", o->shard,
                      "I/N: do only the iterations i with i % N == I of this seed's run (join the shards' "
                      "folders with crosscheck merge)");
+      sub.add_option(
+          "--reduce-budget", o->reduce_budget,
+          "At the end, minimize one finding per bucket (<name>.min.json) with at most this many "
+          "adapter calls in total (default 2000; 0 for --deterministic and --shard runs), within a "
+          "tenth of --time (at least 10 s); 0 turns it off");
       sub.add_flag("--deterministic", o->deterministic,
                    "No corpus feedback, every input sent: findings depend on the seed and iterations alone, "
                    "so merged shards equal one run (docs/ci.md)");
