@@ -2,6 +2,7 @@
 #include "reduce/reduce_files.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -197,6 +198,11 @@ RunReduction reduce_run_folder(const std::string& run_dir, differential::Impleme
     return a.second->finding.input.size() < b.second->finding.input.size();
   });
   std::set<std::string> done_files;
+  const auto started = std::chrono::steady_clock::now();
+  auto seconds_left = [&] {
+    return options.max_seconds -
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
   for (std::size_t k = 0; k < todo.size(); ++k) {
     const auto& [bucket, entry] = todo[k];
     std::string name = fs::path(entry->path).filename().string();
@@ -219,15 +225,23 @@ RunReduction reduce_run_folder(const std::string& run_dir, differential::Impleme
     std::size_t buckets_here = 0;
     for (std::size_t j = k; j < todo.size(); ++j) buckets_here += covered.count(todo[j].first) ? 0 : 1;
     std::size_t share = std::min(options.per_finding_budget, left / std::max<std::size_t>(buckets_here, 1));
-    bool stop = options.base.should_stop && options.base.should_stop();
+    bool stop = (options.base.should_stop && options.base.should_stop()) ||
+                (options.max_seconds > 0 && seconds_left() <= 0);
     if (share < 8 || stop) {  // too little to even start; say what is left instead
       out.buckets_left = buckets_here;
       break;
     }
     ReduceOptions o = options.base;
     o.budget = share;
-    auto r = reduce_loaded(entry->path, entry->finding, bucket, set, o);
+    if (options.max_seconds > 0) o.max_seconds = seconds_left();
     done_files.insert(entry->path);
+    Result<FileReduction, std::string> r = std::string();
+    try {
+      r = reduce_loaded(entry->path, entry->finding, bucket, set, o);
+    } catch (const Fatal& e) {  // e.g. a full disk: the original findings are all there; go on
+      out.skipped.push_back("bucket " + bucket + " (" + name + "): " + e.what());
+      continue;
+    }
     if (!r.ok()) {
       out.calls += 1;
       out.skipped.push_back("bucket " + bucket + ": " + r.error());

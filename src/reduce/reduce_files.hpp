@@ -51,6 +51,7 @@ struct RunReduceOptions {
   std::size_t total_budget = 2000;        ///< calls for the whole folder
   std::size_t per_finding_budget = 2000;  ///< at most this many for one finding
   bool include_timeouts = false;          ///< a hanging candidate costs a whole deadline
+  double max_seconds = 0;                 ///< wall clock for the whole folder (0: none)
   ReduceOptions base;                     ///< oracle, batch, should_stop, log (budget is set per finding)
 };
 
@@ -63,7 +64,8 @@ struct RunReduction {
 
 /// Reduces, for every bucket of `run_dir`/findings that no .min.json covers yet, the smallest input
 /// of that bucket, sharing `total_budget` fairly between them (smallest inputs first). Findings that
-/// do not load are skipped with a note, never fatal.
+/// do not load, and minimized findings that cannot be written (a full disk), are skipped with a
+/// note, never fatal: the run's own findings matter more.
 RunReduction reduce_run_folder(const std::string& run_dir, differential::ImplementationSet& set,
                                const RunReduceOptions& options, std::ostream& log);
 
