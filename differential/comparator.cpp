@@ -253,29 +253,35 @@ std::string describe(const std::multiset<DiagKey>& s) {
 
 /// Per group, the diagnostic codes it has that some other group lacks ("cpp,python:+invalid_type").
 /// Codes, not paths: the same fault at many slots (or under many random member names) is one bucket.
-/// When every group has the same codes and only the paths differ, that is said as "same-codes".
+/// A group that rejected the text itself (invalid_json) is just that: the structural errors the others
+/// found behind the same input do not make a different fault. When every group has the same codes and
+/// only the paths differ, that is said as "same-codes".
 template <class Groups>
 std::string differing_codes(const Groups& groups) {
-  std::vector<std::pair<std::string, std::set<std::string>>> per_group;
-  std::map<std::string, std::size_t> count;
+  std::map<std::set<std::string>, std::set<std::string>> by_codes;  // codes -> implementations
   for (const auto& [set, names] : groups) {
     std::set<std::string> codes;
     for (const auto& d : set) codes.insert(d.second);
-    for (const auto& c : codes) ++count[c];
-    std::string who;
-    for (const auto& n : names) who += (who.empty() ? "" : ",") + n;
-    per_group.emplace_back(who, std::move(codes));
+    if (codes.count("invalid_json")) codes = {"invalid_json"};
+    by_codes[codes].insert(names.begin(), names.end());
   }
-  std::sort(per_group.begin(), per_group.end());
-  std::string out;
-  for (const auto& [who, codes] : per_group) {
-    std::string mine;
+  std::map<std::string, std::size_t> count;
+  for (const auto& [codes, names] : by_codes) {
+    for (const auto& c : codes) ++count[c];
+  }
+  std::vector<std::pair<std::string, std::string>> parts;  // (who, codes of their own)
+  for (const auto& [codes, names] : by_codes) {
+    std::string who, mine;
+    for (const auto& n : names) who += (who.empty() ? "" : ",") + n;
     for (const auto& c : codes) {
-      if (count[c] < groups.size()) mine += "+" + c;
+      if (count[c] < by_codes.size()) mine += "+" + c;
     }
     if (codes.empty()) mine = "none";
-    if (!mine.empty()) out += (out.empty() ? "" : ";") + who + ":" + mine;
+    if (!mine.empty()) parts.emplace_back(who, mine);
   }
+  std::sort(parts.begin(), parts.end());
+  std::string out;
+  for (const auto& [who, mine] : parts) out += (out.empty() ? "" : ";") + who + ":" + mine;
   return out.empty() ? "same-codes" : out;
 }
 
