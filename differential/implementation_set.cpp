@@ -1,9 +1,11 @@
 // implementation_set.cpp: starting implementations, running batches, grouping by schema.
 #include "differential/implementation_set.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <future>
 
+#include "differential/stop_signal.hpp"
 #include "schema/loader.hpp"
 
 namespace crosscheck::differential {
@@ -208,6 +210,14 @@ std::vector<PayloadResults> ImplementationSet::run(const std::vector<DecodeReque
       if (key.empty() || r.outcome == Outcome::kUnsupported) continue;
       groups[key].push_back(std::move(r));
     }
+    // A request the pool abandoned because the run is stopping (Ctrl-C, kill) was never answered:
+    // comparing it would turn the interruption into an sdk-error finding.
+    bool abandoned =
+        stop_requested() && std::any_of(p.results.begin(), p.results.end(), [](const ImplResult& r) {
+          return r.outcome == Outcome::kError && r.message == std::string("interrupted");
+        });
+    p.interrupted = abandoned;
+    if (abandoned) continue;
     for (auto& [key, results] : groups) {
       // A group of one still reports its own crash, timeout or error (and round-trip-self).
       auto ds = compare(p.root, p.input, results, options);

@@ -33,6 +33,7 @@ struct PayloadResults {
   std::vector<ImplResult> results;              ///< one per implementation, in implementation order
   std::vector<std::vector<ImplResult>> groups;  ///< the same results, by schema group
   std::vector<Divergence> divergences;          ///< compare() of every group with >= 2 members
+  bool interrupted = false;  ///< the run stopped before every implementation answered: not compared
 };
 
 class ImplementationSet {

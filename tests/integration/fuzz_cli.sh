@@ -3,7 +3,8 @@
 #  1. a seeded fault (unknown enum value reported as an error) is found, in the acceptance class;
 #  2. a run resumes from its folder, and a folder of another configuration is refused (exit 2);
 #  3. kill -9 in the middle of a run loses no finding, and the run resumes;
-#  4. bad durations exit 2 with the accepted forms.
+#  4. bad durations exit 2 with the accepted forms;
+#  5. Ctrl-C while requests are in flight: the abandoned requests never become findings.
 set -u
 BUILD=${1:?usage: fuzz_cli.sh BUILD_DIR}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -63,6 +64,22 @@ check "--time 0 exits 2 naming the accepted forms" "[ $rc = 2 ] && grep -q '30s,
 "$CC" fuzz --time 5parsecs --adapters cpp --out "$OUT/bad" >"$OUT/b2.log" 2>&1
 rc=$?
 check "--time 5parsecs exits 2" "[ $rc = 2 ]"
+
+# 5. SIGINT with slow requests in flight: what the pool abandoned is not compared.
+SLOW="python3 $ROOT/tests/fake_adapters/fake_adapter.py --always SLOW25"
+"$CC" fuzz --time 60s --seed 9 --adapters cpp --adapter "slow=$SLOW" --out "$OUT/int" >"$OUT/i.log" 2>&1 &
+pid=$!
+sleep 7
+kill -INT $pid
+wait $pid
+check "an interrupted run says so" "grep -q 'interrupted' '$OUT/i.log'"
+check "no finding records an abandoned request" "python3 - '$OUT/int/findings' <<'PY'
+import glob, json, sys
+files = glob.glob(sys.argv[1] + '/*.json')
+bad = [f for f in files for r in json.load(open(f))['results'] if r.get('message') == 'interrupted']
+print(len(files), 'findings,', len(bad), 'with an abandoned request')
+sys.exit(1 if bad or not files else 0)
+PY"
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
