@@ -98,7 +98,10 @@ Value finding_to_json(const Finding& f) {
     x.add("implementation", str(r.implementation));
     x.add("outcome", str(differential::outcome_name(r.outcome)));
     x.add("diagnostics", diag_list(r.diagnostics));
-    x.add("encoded", r.encoded ? str(*r.encoded) : Value::null());
+    // An adapter's re-encoding is kept exactly: as text when it is UTF-8, else in encodedBase64.
+    bool encoded_text = r.encoded && json::is_valid_utf8(*r.encoded);
+    x.add("encoded", encoded_text ? str(*r.encoded) : Value::null());
+    if (r.encoded && !encoded_text) x.add("encodedBase64", str(base64_encode(*r.encoded)));
     x.add("encodeError", r.encode_error ? str(*r.encode_error) : Value::null());
     x.add("message", r.message ? str(*r.message) : Value::null());
     x.add("stderrTail", r.stderr_tail.empty() ? Value::null() : str(r.stderr_tail));
@@ -174,6 +177,11 @@ Result<Finding, std::string> finding_from_json(const Value& o) {
       }
     }
     r.encoded = string_member(x, "encoded");
+    if (auto b64 = string_member(x, "encodedBase64")) {
+      auto bytes = base64_decode(*b64);
+      if (!bytes) return std::string("field 'results[].encodedBase64': expected base64");
+      r.encoded = *bytes;
+    }
     r.encode_error = string_member(x, "encodeError");
     r.message = string_member(x, "message");
     r.stderr_tail = string_member(x, "stderrTail").value_or("");

@@ -18,27 +18,35 @@ void append_u_escape(std::string& out, std::uint32_t unit) {
 }
 
 /// Decodes one WTF-8 sequence at s[i]; returns its length (1 for a stray byte, taken as is).
+/// Decodes one WTF-8 sequence at i; returns its length, or 0 when the bytes there are not one (a
+/// string built from an adapter's raw output can hold anything: the writer must still emit valid JSON).
 std::size_t decode_wtf8(std::string_view s, std::size_t i, std::uint32_t& cp) {
   auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  auto continuation = [&](std::size_t from, std::size_t n) {
+    if (from + n > s.size()) return false;
+    for (std::size_t k = from; k < from + n; ++k) {
+      if ((b(k) & 0xC0) != 0x80) return false;
+    }
+    return true;
+  };
   unsigned char c = b(i);
   if (c < 0x80) {
     cp = c;
     return 1;
   }
-  if ((c & 0xE0) == 0xC0 && i + 1 < s.size()) {
+  if ((c & 0xE0) == 0xC0 && c >= 0xC2 && continuation(i + 1, 1)) {
     cp = ((c & 0x1Fu) << 6) | (b(i + 1) & 0x3Fu);
     return 2;
   }
-  if ((c & 0xF0) == 0xE0 && i + 2 < s.size()) {
+  if ((c & 0xF0) == 0xE0 && continuation(i + 1, 2)) {
     cp = ((c & 0x0Fu) << 12) | ((b(i + 1) & 0x3Fu) << 6) | (b(i + 2) & 0x3Fu);
-    return 3;
+    return cp >= 0x800 ? 3 : 0;
   }
-  if ((c & 0xF8) == 0xF0 && i + 3 < s.size()) {
+  if ((c & 0xF8) == 0xF0 && continuation(i + 1, 3)) {
     cp = ((c & 0x07u) << 18) | ((b(i + 1) & 0x3Fu) << 12) | ((b(i + 2) & 0x3Fu) << 6) | (b(i + 3) & 0x3Fu);
-    return 4;
+    return cp >= 0x10000 && cp <= 0x10FFFF ? 4 : 0;
   }
-  cp = c;
-  return 1;
+  return 0;
 }
 
 void append_quoted(std::string& out, std::string_view s, bool ascii_only) {
@@ -90,6 +98,11 @@ void append_quoted(std::string& out, std::string_view s, bool ascii_only) {
     }
     std::uint32_t cp;
     std::size_t len = decode_wtf8(s, i, cp);
+    if (len == 0) {
+      append_u_escape(out, 0xFFFD);  // a byte that is not text: the replacement character, never raw
+      ++i;
+      continue;
+    }
     bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
     if (surrogate || ascii_only) {
       if (cp >= 0x10000) {

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "findings/finding_store.hpp"
+#include "json/parse.hpp"
 #include "json/write.hpp"
 
 namespace crosscheck::findings {
@@ -113,6 +114,23 @@ TEST(FindingStore, UnwritableFolderIsFatal) {
   } else {
     EXPECT_THROW(FindingStore("/proc/crosscheck-cannot-create"), Fatal);
   }
+}
+
+// An adapter may echo bytes that are not UTF-8 (and messages may hold anything): the file must still
+// be valid UTF-8 JSON, and the re-encoding must come back byte for byte.
+TEST(FindingStore, BytesThatAreNotTextStayExactAndTheFileStaysUtf8) {
+  Finding f = sample();
+  f.results[0].encoded = std::string("{\"id\":\"\xf0\x9f\x98\x80\x80\"}");
+  f.results[0].message = std::string("bad \xc3 byte");
+  f.divergences[0].detail = std::string("\xff\xfe detail");
+  std::string text = json::write(finding_to_json(f));
+  EXPECT_TRUE(json::is_valid_utf8(text));
+  auto parsed = json::parse(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  auto back = finding_from_json(parsed.value());
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value().results[0].encoded.value(), f.results[0].encoded.value());
+  EXPECT_EQ(back.value().results[0].message.value(), "bad \xef\xbf\xbd byte");
 }
 
 }  // namespace

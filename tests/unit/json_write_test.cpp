@@ -47,5 +47,16 @@ TEST(JsonWrite, RoundTripIsSemanticallyEqual) {
   }
 }
 
+// Strings built from raw adapter output may hold bytes that are not WTF-8: the output is still JSON.
+TEST(JsonWrite, BytesThatAreNotTextBecomeTheReplacementCharacter) {
+  auto v =
+      Value::string(std::string("a\x80"
+                                "b\xc3(\xe2\x82\xf0\x9f\x98\x80"));
+  std::string out = write(v);
+  EXPECT_EQ(out, "\"a\\ufffdb\\ufffd(\\ufffd\\ufffd\xf0\x9f\x98\x80\"");
+  EXPECT_TRUE(is_valid_utf8(out));
+  EXPECT_TRUE(parse(out).ok());
+}
+
 }  // namespace
 }  // namespace crosscheck::json
