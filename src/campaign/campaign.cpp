@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <ctime>
 #include <deque>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -116,10 +117,34 @@ class Campaign {
                                                  elapsed_before_);
     log_event_start();
     log_event_progress();  // the curves start where this session starts (zero, or the resumed totals)
-    std::thread sender([this] { send_loop(); });
+    // A Fatal on either thread (a write to a full disk) ends the run with that error: the sender
+    // keeps it for this thread, and the sender is joined however this scope is left (a joinable
+    // std::thread would terminate the process).
+    std::thread sender([this] {
+      try {
+        send_loop();
+      } catch (...) {
+        sender_error_ = std::current_exception();
+        abort_ = true;
+      }
+    });
+    struct Joiner {
+      Campaign& c;
+      std::thread& t;
+      ~Joiner() {
+        if (!t.joinable()) return;
+        c.abort_ = true;
+        {
+          std::lock_guard<std::mutex> lock(c.mutex_);
+          c.generation_done_ = true;
+        }
+        c.cv_.notify_all();
+        t.join();
+      }
+    } joiner{*this, sender};
     std::uint64_t i = first_iteration_, steps = 0;
     auto last_save = Clock::now(), last_report = Clock::now();
-    while (!differential::stop_requested()) {
+    while (!differential::stop_requested() && !abort_) {
       i = next_in_shard(i);
       if (o_.runs && i >= *o_.runs) break;  // --runs counts the run's iterations, shared by its shards
       double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
@@ -148,6 +173,7 @@ class Campaign {
     }
     cv_.notify_all();
     sender.join();
+    if (sender_error_) std::rethrow_exception(sender_error_);
     save_state(i);
     report_progress(true);
     log_event_progress();
@@ -379,7 +405,7 @@ class Campaign {
       // inputs wait in the corpus (they are mutated again later); generation never blocks on an SDK.
       // Except in a deterministic run, where every input must reach the adapters: it waits for room.
       while (o_.deterministic && queue_.size() >= 8 * o_.batch && !differential::stop_requested() &&
-             !(o_.stop_when && o_.stop_when())) {
+             !abort_ && !(o_.stop_when && o_.stop_when())) {
         lock.unlock();
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
         lock.lock();
@@ -412,7 +438,7 @@ class Campaign {
           queue_.pop_front();
         }
       }
-      if (differential::stop_requested() || (o_.stop_when && o_.stop_when())) return;
+      if (differential::stop_requested() || (o_.stop_when && o_.stop_when()) || abort_) return;
       std::vector<differential::DecodeRequest> requests;
       for (const auto& p : batch) requests.push_back({p.root, p.bytes});
       auto results = impls_.run(requests);
@@ -737,6 +763,8 @@ class Campaign {
   Clock::time_point start_;
   std::uint64_t first_iteration_ = 0;
   std::atomic<std::uint64_t> generated_{0}, sent_{0}, dropped_{0};
+  std::atomic<bool> abort_{false};    // a thread failed: both stop
+  std::exception_ptr sender_error_;   // set by the sender before abort_, read after joining it
   std::set<std::string> signatures_;  // generation thread only
   std::set<std::string> tuples_;      // sender thread only
   std::mutex corpus_mutex_, coverage_mutex_, stats_mutex_, mutex_;
