@@ -15,8 +15,17 @@
 // Every failure kills the process group, reaps it and starts a fresh process (a new handshake).
 // Exactly one request is charged: the one the failure names (a bad or repeated answer, an over-long
 // line starting with its id, an expired deadline), else the oldest in flight, which is the one a
-// sequential adapter was working on. The other requests in flight are re-sent to a fresh process
-// and never charged for it; as each failure resolves one request, a batch always ends.
+// sequential adapter was working on. The other requests in flight (bystanders) are retried once,
+// each alone on a process (nothing else in flight), so a failure during a retry is that request's
+// own: every request is sent at most twice, and every failure but two resolves one request. The
+// two exceptions: an answer repeating an id already answered with other content, which cannot say
+// whose it is (nobody is charged; the repeated request, unless already retried, and everything in
+// flight are retried alone), and a death with nothing in flight.
+// Circuit breaker, so that an adapter that fails on everything (hangs at once, dies after its
+// hello) cannot hold a batch for one deadline or one restart per request: after
+// kFailuresInARow failures of one process without a good answer in between, the process is on
+// probation: its next request runs alone, and is a payload the pool has seen answered (the canary)
+// when there is one. A failure on probation leaves the process down for the rest of the call.
 // A restart whose handshake fails leaves the process down; pending requests then go to the pool's
 // other processes, or, when none is left, get crash results naming the reason. The next decode()
 // tries to start the down processes again, so the pool stays usable once the cause is gone.
@@ -60,6 +69,10 @@ constexpr double kCoalesceBytes = 24 * 1024;
 constexpr std::size_t kPipeBytes = 64 * 1024;
 // How often to look for a child that exited while a helper still holds its stdout (a syscall).
 constexpr milliseconds kExitCheckEvery{10};
+// Failures of one process in a row, without a good answer, before it is put on probation.
+constexpr std::size_t kFailuresInARow = 3;
+// InFlight::slot of the canary, which belongs to no slot of the call.
+constexpr std::size_t kCanary = static_cast<std::size_t>(-1);
 
 enum class Kind { kDecode, kBench };
 
@@ -68,14 +81,21 @@ struct Slot {  // one request of the current decode() or bench() call
   const DecodeRequest* request = nullptr;
   std::uint64_t iterations = 0;
   bool done = false;
+  bool retried = false;  // was a bystander of a failure: sent again, alone
   ImplResult result;
   std::optional<std::uint64_t> nanos;
 };
 
 struct InFlight {
-  std::size_t slot;
+  std::size_t slot;  // kCanary for the probation canary
   Clock::time_point sent;
   Clock::duration budget;
+  bool alone = false;  // a retry, a canary or a probation request: nothing else goes with it
+};
+
+struct Answered {
+  std::size_t slot;
+  std::size_t hash;  // of the answer line, to tell an exact repeat from another request's answer
 };
 
 enum class State { kDown, kStarting, kReady };
@@ -85,9 +105,13 @@ struct Proc {
   State state = State::kDown;
   std::uint64_t generation = 0;  // bumped per spawn, so stale poll events are ignored
   Clock::time_point hello_by, last_progress;
-  std::map<std::uint64_t, InFlight> in_flight;    // by id, which is send order
-  std::map<std::uint64_t, std::size_t> answered;  // this call, this process: id -> slot
-  std::string down_reason, down_tail;             // why the last start failed
+  std::map<std::uint64_t, InFlight> in_flight;  // by id, which is send order
+  std::map<std::uint64_t, Answered> answered;   // this call, this process
+  std::string down_reason, down_tail;           // why the last start failed, or why it gave up
+  bool gave_up = false;                         // down by the circuit breaker, not a failed start
+  Outcome down_outcome = Outcome::kCrash;       // what requests get while it is down
+  std::size_t failures_in_a_row = 0;            // since its last good answer (across restarts)
+  bool probation = false;                       // next request alone; a failure takes it down
   // Pace of answers, for coalesce(): moving averages of the time per answer and of its line size.
   Clock::time_point last_read;
   double answer_seconds = 0, answer_bytes = 0;
@@ -132,7 +156,13 @@ class AdapterPool::Impl {
  private:
   void launch(Proc& p);
   void handshake_failed(Proc& p, std::string why);
-  void fail(Proc& p, std::optional<std::size_t> culprit, Outcome outcome, std::string message);
+  // blame_oldest: with no named culprit, charge the oldest in flight (the sequential adapter's
+  // current request); false: charge nobody, retry everything in flight alone.
+  void fail(Proc& p, std::optional<std::size_t> culprit, Outcome outcome, std::string message,
+            bool blame_oldest = true);
+  void give_up(Proc& p, Outcome outcome, std::string why);
+  const DecodeRequest* canary_request() const;
+  bool takes(const Proc& p, bool alone) const;
   void finish(std::size_t slot, Outcome outcome, std::string message, std::string tail, double ms);
   void run_batch();
   void dispatch();
@@ -160,6 +190,9 @@ class AdapterPool::Impl {
   std::size_t done_count = 0;  // slots done: all_done() is asked every round
   std::deque<std::size_t> pending;
   Clock::time_point last_exit_check;
+  // A payload some process answered well, kept across calls for probation (copied once).
+  std::optional<DecodeRequest> canary;
+  std::optional<std::size_t> good_slot;  // this call's smallest well-answered decode
 };
 
 void AdapterPool::Impl::launch(Proc& p) {
@@ -190,6 +223,8 @@ void AdapterPool::Impl::handshake_failed(Proc& p, std::string why) {
   p.process.reset();
   p.state = State::kDown;
   p.down_reason = std::move(why);
+  p.gave_up = false;
+  p.down_outcome = Outcome::kCrash;
   ++p.generation;
 }
 
@@ -211,7 +246,7 @@ void AdapterPool::Impl::finish(std::size_t slot, Outcome outcome, std::string me
 }
 
 void AdapterPool::Impl::fail(Proc& p, std::optional<std::size_t> culprit, Outcome outcome,
-                             std::string message) {
+                             std::string message, bool blame_oldest) {
   if (starting) {
     handshake_failed(p, "after its hello: " + message);
     return;
@@ -221,16 +256,21 @@ void AdapterPool::Impl::fail(Proc& p, std::optional<std::size_t> culprit, Outcom
   std::string tail = p.process->stderr_tail();
   auto now = Clock::now();
   double ms = 0;
-  if (!culprit && !p.in_flight.empty()) culprit = p.in_flight.begin()->second.slot;
+  if (!culprit && blame_oldest && !p.in_flight.empty()) culprit = p.in_flight.begin()->second.slot;
   for (const auto& [id, f] : p.in_flight) {
     if (culprit && f.slot == *culprit) ms = millis(now - f.sent);
   }
-  if (culprit) finish(*culprit, outcome, std::move(message), std::move(tail), ms);
-  // Bystanders go back to the front of the queue, in their original order.
+  bool canary_failed = culprit == kCanary;
+  if (culprit && !canary_failed) finish(*culprit, outcome, message, tail, ms);
+  // Bystanders go back to the front of the queue, in their original order, to be retried alone.
   for (auto it = p.in_flight.rbegin(); it != p.in_flight.rend(); ++it) {
-    if (!culprit || it->second.slot != *culprit) pending.push_front(it->second.slot);
+    std::size_t slot = it->second.slot;
+    if (slot == kCanary || (culprit && slot == *culprit)) continue;
+    slots[slot].retried = true;
+    pending.push_front(slot);
   }
   p.in_flight.clear();
+  ++p.failures_in_a_row;
   if (stop_requested()) {  // no restart while stopping; the next decode() starts a fresh one
     p.process.reset();
     p.state = State::kDown;
@@ -238,8 +278,44 @@ void AdapterPool::Impl::fail(Proc& p, std::optional<std::size_t> culprit, Outcom
     ++p.generation;
     return;
   }
+  if (canary_failed) {
+    give_up(p, outcome,
+            "it failed " + std::to_string(p.failures_in_a_row - 1) +
+                " times in a row, then also on a payload it had answered before (" + message + ")");
+    return;
+  }
+  if (p.probation || (p.failures_in_a_row >= kFailuresInARow && canary_request() == nullptr)) {
+    give_up(p, outcome,
+            "it failed " + std::to_string(p.failures_in_a_row) +
+                " times in a row without a good answer (last: " + message + ")");
+    return;
+  }
+  if (p.failures_in_a_row >= kFailuresInARow) p.probation = true;
   ++counters.restarts;
   launch(p);
+}
+
+// The circuit breaker opens: this process stays down for the rest of the call (its requests go to
+// the other processes, or get `outcome` naming why); the next decode() tries it again, on probation.
+void AdapterPool::Impl::give_up(Proc& p, Outcome outcome, std::string why) {
+  p.process.reset();
+  p.state = State::kDown;
+  p.down_reason = std::move(why);
+  p.down_tail.clear();
+  p.gave_up = true;
+  p.down_outcome = outcome;
+  p.probation = true;
+  ++p.generation;
+}
+
+const DecodeRequest* AdapterPool::Impl::canary_request() const {
+  if (canary) return &*canary;
+  if (!good_slot) return nullptr;
+  const Slot& s = slots[*good_slot];
+  // Its answer may have been overturned since (answered twice): then it proves nothing.
+  bool good = s.done && s.result.outcome != Outcome::kCrash && s.result.outcome != Outcome::kTimeout &&
+              s.result.outcome != Outcome::kProtocol;
+  return good ? s.request : nullptr;
 }
 
 void AdapterPool::Impl::on_line(Proc& p, std::string_view line) {
@@ -278,19 +354,54 @@ void AdapterPool::Impl::on_answer(Proc& p, std::string_view line) {
     fail(p, std::nullopt, Outcome::kProtocol, "answer without an integer id: " + protocol::excerpt(line));
     return;
   }
+  std::size_t hash = std::hash<std::string_view>{}(line);
   auto it = p.in_flight.find(*id);
   if (it == p.in_flight.end()) {
-    if (auto twice = p.answered.find(*id); twice != p.answered.end()) {
-      fail(p, twice->second, Outcome::kProtocol, "answered request " + std::to_string(*id) + " twice");
-    } else {
+    auto twice = p.answered.find(*id);
+    if (twice == p.answered.end()) {
       fail(p, std::nullopt, Outcome::kProtocol,
            "answer for unknown id " + std::to_string(*id) + ": " + protocol::excerpt(line));
+      return;
+    }
+    std::string why = "answered request " + std::to_string(*id) + " twice";
+    const Answered first = twice->second;
+    if (first.hash == hash || p.in_flight.empty()) {  // the same answer again: that request's fault
+      fail(p, first.slot, Outcome::kProtocol, why);
+    } else if (p.in_flight.size() == 1) {  // another answer, and only one request could have sent it
+      fail(p, p.in_flight.begin()->second.slot, Outcome::kProtocol,
+           "answered with the id of request " + std::to_string(*id) +
+               ", answered before: " + protocol::excerpt(line));
+    } else {
+      // Another request's answer under this id, or this request's second opinion: no telling
+      // which. The first answer is set aside (unless it came from a lone retry) and everything
+      // is retried alone, where a failure names its request.
+      Slot& answered = slots[first.slot];
+      if (!answered.retried) {
+        answered.done = false;
+        --done_count;
+        answered.retried = true;
+        p.in_flight[*id] = InFlight{first.slot, Clock::now(), options.deadline, false};
+      }
+      fail(p, std::nullopt, Outcome::kProtocol, why + " (with different content)", false);
     }
     return;
   }
   const InFlight f = it->second;
-  Slot& s = slots[f.slot];
   auto now = Clock::now();
+  if (f.slot == kCanary) {
+    auto result = protocol::parse_decode_answer(answer);
+    if (!result.ok()) {
+      fail(p, kCanary, Outcome::kProtocol,
+           "answer to request " + std::to_string(*id) + ": " + result.error());
+      return;
+    }
+    p.in_flight.erase(it);
+    p.failures_in_a_row = 0;
+    p.probation = false;
+    p.last_progress = now;
+    return;
+  }
+  Slot& s = slots[f.slot];
   if (s.kind == Kind::kDecode) {
     auto result = protocol::parse_decode_answer(answer);
     if (!result.ok()) {
@@ -311,8 +422,14 @@ void AdapterPool::Impl::on_answer(Proc& p, std::string_view line) {
   if (!s.done) ++done_count;
   s.done = true;
   p.in_flight.erase(it);
-  p.answered[*id] = f.slot;
+  p.answered[*id] = Answered{f.slot, hash};
   p.last_progress = now;
+  p.failures_in_a_row = 0;
+  p.probation = false;
+  if (s.kind == Kind::kDecode &&
+      (!good_slot || s.request->input.size() < slots[*good_slot].request->input.size())) {
+    good_slot = f.slot;
+  }
 }
 
 void AdapterPool::Impl::on_eof(Proc& p) {
@@ -321,14 +438,21 @@ void AdapterPool::Impl::on_eof(Proc& p) {
   p.process->drain_stderr();
   std::string partial = p.process->partial_line();
   p.process->kill();
-  std::string how = exited ? p.process->status_text() : "closed its stdout, then " + p.process->status_text();
+  std::string unterminated = partial.empty() ? "" : "; unterminated last line: " + protocol::excerpt(partial);
   if (p.state == State::kStarting) {
-    handshake_failed(p, "exited during the handshake (" + how + ")");
+    handshake_failed(p, (exited ? "exited during the handshake (" + p.process->status_text() + ")"
+                                : "closed its stdout during the handshake but kept running (killed)") +
+                            unterminated);
     return;
   }
-  std::string message = "adapter " + how;
-  if (!partial.empty()) message += "; unterminated last line: " + protocol::excerpt(partial);
-  fail(p, std::nullopt, Outcome::kCrash, std::move(message));
+  // A process that is gone crashed; one that closed its stdout and lives on broke the protocol.
+  if (exited) {
+    fail(p, std::nullopt, Outcome::kCrash, "adapter " + p.process->status_text() + unterminated);
+  } else {
+    fail(p, std::nullopt, Outcome::kProtocol,
+         "adapter closed its stdout but was still running " + duration_text(kExitGrace) + " later (killed)" +
+             unterminated);
+  }
 }
 
 void AdapterPool::Impl::on_overlong(Proc& p) {
@@ -365,28 +489,43 @@ void AdapterPool::Impl::check_deadlines() {
     } else if (p.state == State::kReady && !p.in_flight.empty()) {
       const InFlight oldest = p.in_flight.begin()->second;
       if (now >= std::max(oldest.sent, p.last_progress) + oldest.budget) {
+        const std::string& partial = p.process->partial_line();
         fail(p, oldest.slot, Outcome::kTimeout,
-             "no answer within " + duration_text(oldest.budget) + "; adapter killed");
+             "no answer within " + duration_text(oldest.budget) + "; adapter killed" +
+                 (partial.empty() ? "" : "; unterminated output: " + protocol::excerpt(partial)));
       }
     }
   }
 }
 
+// Can `p` take one more request now? A lone request (a retry, or a process's first request on
+// probation) needs a process with nothing in flight, and keeps it to itself.
+bool AdapterPool::Impl::takes(const Proc& p, bool alone) const {
+  if (p.state != State::kReady || p.process->queued_bytes() >= kMaxQueuedBytes) return false;
+  if (!p.in_flight.empty() && (alone || p.probation || p.in_flight.begin()->second.alone)) return false;
+  return p.in_flight.size() < options.max_in_flight;
+}
+
 void AdapterPool::Impl::dispatch() {
   auto now = Clock::now();
+  // A process on probation proves itself on the canary first, when there is one.
+  for (Proc& p : procs) {
+    const DecodeRequest* c =
+        p.probation && p.state == State::kReady && p.in_flight.empty() ? canary_request() : nullptr;
+    if (c == nullptr) continue;
+    std::uint64_t id = next_id++;
+    p.process->enqueue(protocol::decode_request(id, c->root, c->input));
+    p.in_flight[id] = InFlight{kCanary, now, options.deadline, true};
+  }
   while (!pending.empty()) {
+    std::size_t slot = pending.front();
+    const Slot& s = slots[slot];
     Proc* best = nullptr;
     for (Proc& p : procs) {
-      if (p.state == State::kReady && p.in_flight.size() < options.max_in_flight &&
-          p.process->queued_bytes() < kMaxQueuedBytes &&
-          (best == nullptr || p.in_flight.size() < best->in_flight.size())) {
-        best = &p;
-      }
+      if (takes(p, s.retried) && (best == nullptr || p.in_flight.size() < best->in_flight.size())) best = &p;
     }
-    if (best == nullptr) break;
-    std::size_t slot = pending.front();
+    if (best == nullptr) break;  // in order: a retry waits for an idle process
     pending.pop_front();
-    const Slot& s = slots[slot];
     std::uint64_t id = next_id++;
     Clock::duration budget = options.deadline;
     if (s.kind == Kind::kDecode) {
@@ -396,7 +535,7 @@ void AdapterPool::Impl::dispatch() {
       budget *= static_cast<long>(std::clamp<std::uint64_t>((s.iterations + 9) / 10, 1, 1000000));
       best->process->enqueue(protocol::bench_request(id, s.request->root, s.request->input, s.iterations));
     }
-    best->in_flight[id] = InFlight{slot, now, budget};
+    best->in_flight[id] = InFlight{slot, now, budget, s.retried || best->probation};
   }
   for (Proc& p : procs) {
     if (p.process && p.process->wants_write()) p.process->flush();
@@ -405,14 +544,16 @@ void AdapterPool::Impl::dispatch() {
   bool alive = std::any_of(procs.begin(), procs.end(), [](const Proc& p) { return p.state != State::kDown; });
   if (alive) return;
   std::string reason = "stopped", tail;
+  Outcome outcome = Outcome::kCrash;
   for (const Proc& p : procs) {
     if (!p.down_reason.empty()) {
-      reason = "could not restart it: " + p.down_reason;
+      reason = p.gave_up ? p.down_reason : "could not restart it: " + p.down_reason;
       tail = p.down_tail;
+      outcome = p.down_outcome;
       break;
     }
   }
-  for (std::size_t slot : pending) finish(slot, Outcome::kCrash, name() + " is down: " + reason, tail, 0);
+  for (std::size_t slot : pending) finish(slot, outcome, name() + " is down: " + reason, tail, 0);
   pending.clear();
 }
 
@@ -561,6 +702,7 @@ void AdapterPool::Impl::coalesce() {
 
 void AdapterPool::Impl::run_batch() {
   SigpipeGuard guard;
+  good_slot.reset();
   for (Proc& p : procs) p.last_read = Clock::time_point();  // idle since the last call
   // Anything a ready process wrote while idle belongs to no request: settle it before sending.
   service(Clock::duration::zero());
@@ -587,6 +729,8 @@ void AdapterPool::Impl::run_batch() {
     check_deadlines();
   }
   for (Proc& p : procs) p.answered.clear();
+  if (!canary && canary_request() != nullptr) canary = *canary_request();
+  good_slot.reset();
 }
 
 std::optional<StartError> AdapterPool::Impl::start() {
