@@ -6,12 +6,15 @@
 // restarted with a fresh handshake, and the request that killed or hung it is answered with a crash,
 // timeout or protocol result carrying the stderr tail. stderr is drained continuously so an adapter
 // can never block on it. Requests that were in flight on a process that died for another request's
-// sake are re-sent to the fresh process and never charged for it; every failure charges exactly one
-// request (the one it names, else the oldest in flight), so a batch always ends. The deadline
-// counts from when a request was sent or the process last answered, whichever is later, so a deep
-// pipeline on a healthy adapter does not time out. A restart whose handshake fails leaves that
-// process down (stats().down): its requests go to the other processes, or get crash results saying
-// why when none is left; the next decode() tries to start it again.
+// sake are retried once, each alone on a process, and never charged for it; every failure charges
+// exactly one request (the one it names, else the oldest in flight), so a batch always ends and no
+// request is sent more than twice. The deadline counts from when a request was sent or the process
+// last answered, whichever is later, so a deep pipeline on a healthy adapter does not time out. A
+// restart whose handshake fails leaves that process down (stats().down): its requests go to the
+// other processes, or get crash results saying why when none is left; the next decode() tries to
+// start it again. A process that fails 3 times in a row without a good answer must answer a payload
+// it answered before (the canary) alone, or it is down for the rest of the call with the class of
+// its last failure (docs/robustness.md).
 // One caller at a time: a pool is not thread-safe (separate pools are independent).
 #pragma once
 
