@@ -1,71 +1,31 @@
 // command_matrix.cpp: `crosscheck matrix run FILE`, a structural-acceptance matrix
 // ({contract, cases: [{id, root, value, accepted, warning}]}) across every implementation, as a
-// cases x implementations table of pass and fail.
+// cases x implementations table of pass and fail; `crosscheck matrix seed`, new cases from findings.
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "baseline/baseline.hpp"
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
 #include "cli/result_table.hpp"
+#include "cli/schema_option.hpp"
+#include "findings/finding_store.hpp"
 #include "json/equal.hpp"
 #include "json/parse.hpp"
+#include "json/schema_validator.hpp"
 #include "json/write.hpp"
+#include "matrix/seed.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::cli {
 namespace {
 
-struct MatrixCase {
-  std::string id, root;
-  std::string text;  ///< the value as compact JSON, number spellings kept
-  json::Value value;
-  bool accepted = false, warning = false;
-};
-
-std::vector<MatrixCase> load_matrix(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Fatal("cannot read matrix " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  json::ParseLimits limits;
-  limits.max_bytes = std::size_t{1} << 30;
-  auto parsed = json::parse(ss.str(), limits);
-  if (!parsed.ok()) throw Fatal(path + ": not JSON: " + parsed.error().message());
-  const json::Value* cases = parsed.value().is_object() ? parsed.value().find("cases") : nullptr;
-  if (!cases || !cases->is_array()) throw Fatal(path + ": field 'cases': expected an array of cases");
-  std::vector<MatrixCase> out;
-  std::map<std::string, std::size_t> seen;
-  for (std::size_t i = 0; i < cases->items().size(); ++i) {
-    const json::Value& c = cases->items()[i];
-    std::string where = path + ": cases[" + std::to_string(i) + "]";
-    if (!c.is_object()) throw Fatal(where + ": expected an object");
-    MatrixCase m;
-    const json::Value* id = c.find("id");
-    if (!id || !id->is_string()) throw Fatal(where + ".id: expected a string");
-    m.id = id->string_value();
-    where += " (" + m.id + ")";
-    if (!seen.emplace(m.id, i).second)
-      throw Fatal(where + ".id: expected a unique id (also cases[" + std::to_string(seen[m.id]) + "])");
-    const json::Value* root = c.find("root");
-    if (!root || !root->is_string()) throw Fatal(where + ".root: expected a string");
-    m.root = root->string_value();
-    const json::Value* value = c.find("value");
-    if (!value) throw Fatal(where + ".value: expected a JSON value");
-    m.value = *value;
-    m.text = json::write(*value);
-    const json::Value* accepted = c.find("accepted");
-    const json::Value* warning = c.find("warning");
-    if (!accepted || !accepted->is_bool()) throw Fatal(where + ".accepted: expected true or false");
-    if (!warning || !warning->is_bool()) throw Fatal(where + ".warning: expected true or false");
-    m.accepted = accepted->as_bool();
-    m.warning = warning->as_bool();
-    out.push_back(std::move(m));
-  }
-  return out;
-}
+using matrix::MatrixCase;
 
 /// Does one implementation meet the case? Empty when it does, else why not.
 std::string check(const MatrixCase& c, const differential::ImplResult& r, bool reports_warnings) {
@@ -101,9 +61,10 @@ std::string check(const MatrixCase& c, const differential::ImplResult& r, bool r
   return "";
 }
 
-/// {"known": {"<implementation>": {"<case id>": "reason"}}}: failures a person has explained.
-std::map<std::string, std::map<std::string, std::string>> load_known(const std::string& path) {
-  std::map<std::string, std::map<std::string, std::string>> out;
+/// The known failures: a baseline (crosscheck-baseline/1, its entries with "cases"), or the older
+/// {"known": {"<implementation>": {"<case id>": "reason"}}}, read as one entry per (implementation, case).
+std::vector<baseline::Entry> load_known(const std::string& path) {
+  std::vector<baseline::Entry> out;
   if (path.empty()) return out;
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Fatal("cannot read known-failure list " + path);
@@ -111,9 +72,19 @@ std::map<std::string, std::map<std::string, std::string>> load_known(const std::
   ss << in.rdbuf();
   auto parsed = json::parse(ss.str());
   if (!parsed.ok()) throw Fatal(path + ": not JSON: " + parsed.error().message());
+  if (parsed.value().is_object() && parsed.value().find("format")) {
+    auto b = baseline::parse_baseline(ss.str(), path);
+    if (!b.ok()) throw Fatal(b.error());
+    for (auto& e : b->entries) {
+      if (!e.cases.empty()) out.push_back(std::move(e));
+    }
+    return out;
+  }
   const json::Value* known = parsed.value().is_object() ? parsed.value().find("known") : nullptr;
   if (!known || !known->is_object())
-    throw Fatal(path + ": field 'known': expected {implementation: {case id: reason}}");
+    throw Fatal(path +
+                ": expected a baseline {\"format\": \"crosscheck-baseline/1\", ...} or the older "
+                "{\"known\": {implementation: {case id: reason}}}");
   for (const auto& impl : known->members()) {
     if (!impl.value.is_object())
       throw Fatal(path + ": field 'known." + impl.key + "': expected {case id: reason}");
@@ -121,16 +92,25 @@ std::map<std::string, std::map<std::string, std::string>> load_known(const std::
       if (!c.value.is_string() || c.value.string_value().empty()) {
         throw Fatal(path + ": field 'known." + impl.key + "." + c.key + "': expected the reason as a string");
       }
-      out[impl.key][c.key] = c.value.string_value();
+      baseline::Entry e;
+      e.id = impl.key + ":" + c.key;
+      e.implementations = {impl.key};
+      e.cases = {c.key};
+      e.reason = c.value.string_value();
+      out.push_back(std::move(e));
     }
   }
   return out;
 }
 
+bool is_glob(const std::string& pattern) { return pattern.find('*') != std::string::npos; }
+
 int matrix_run(const AdapterOptions& adapters, const std::string& path, const std::string& known_path,
                bool verbose) {
-  auto cases = load_matrix(path);
+  auto cases = matrix::load_matrix(path).cases;
   auto known = load_known(known_path);
+  std::set<std::string> ids;
+  for (const auto& c : cases) ids.insert(c.id);
   auto set = adapters.start();
   std::vector<differential::DecodeRequest> batch;
   for (const auto& c : cases) batch.push_back({c.root, c.text});
@@ -143,6 +123,7 @@ int matrix_run(const AdapterOptions& adapters, const std::string& path, const st
       known_fail(names.size()), stale(names.size());
   std::size_t failing_cases = 0;
   std::vector<std::string> reasons;
+  std::set<std::string> used_globs;  // "entry id\npattern" that matched a failing cell
   for (std::size_t k = 0; k < cases.size(); ++k) {
     std::vector<std::string> cells;
     bool any_fail = false;
@@ -154,20 +135,31 @@ int matrix_run(const AdapterOptions& adapters, const std::string& path, const st
         continue;
       }
       std::string why = check(cases[k], r, reports_warnings[i]);
-      auto ki = known.find(names[i]);
-      bool is_known = ki != known.end() && ki->second.count(cases[k].id);
+      // Entries covering this cell; an exact case id promises that the cell fails, a glob does not.
+      std::string entries;
+      bool promised = false;
+      for (const auto& e : known) {
+        if (!baseline::matches_case(e, names[i], cases[k].id)) continue;
+        entries += (entries.empty() ? "" : ", ") + e.id;
+        for (const auto& p : e.cases) {
+          if (!is_glob(p) && p == cases[k].id) promised = true;
+          if (!why.empty() && is_glob(p) && baseline::glob_match(p, cases[k].id))
+            used_globs.insert(e.id + "\n" + p);
+        }
+      }
+      bool is_known = !entries.empty() && (!why.empty() || promised);
       if (is_known && why.empty()) {
         ++stale[i];
         any_fail = true;
         cells.push_back("STALE");
         reasons.push_back(cases[k].id + " [" + names[i] +
-                          "]: passes, but the known-failure list says it fails; remove the entry");
+                          "]: passes, but the known-failure list says it fails (" + entries +
+                          "); remove it there");
       } else if (is_known) {
         ++known_fail[i];
         cells.push_back("known");
         if (verbose)
-          reasons.push_back(cases[k].id + " [" + names[i] + "]: known: " + why + " (" +
-                            ki->second.at(cases[k].id) + ")");
+          reasons.push_back(cases[k].id + " [" + names[i] + "]: known: " + why + " (" + entries + ")");
       } else if (why.empty()) {
         ++passed[i];
         cells.push_back("pass");
@@ -181,6 +173,24 @@ int matrix_run(const AdapterOptions& adapters, const std::string& path, const st
     if (any_fail) ++failing_cases;
     if (any_fail || verbose) table.add_row(cases[k].id, std::move(cells), any_fail ? "FAIL" : "pass");
   }
+  // A glob that covered no failing cell of an implementation of this run is stale; an exact id the
+  // matrix lacks is probably a rename (or an entry for another matrix).
+  std::size_t stale_globs = 0;
+  for (const auto& e : known) {
+    bool runs_here = std::any_of(names.begin(), names.end(),
+                                 [&](const std::string& n) { return baseline::names_implementation(e, n); });
+    for (const auto& p : e.cases) {
+      if (is_glob(p) && runs_here && !used_globs.count(e.id + "\n" + p)) {
+        ++stale_globs;
+        reasons.push_back("known-failure entry " + e.id + ": pattern " + p +
+                          " covers no failing case; remove it or narrow it");
+      } else if (!is_glob(p) && !ids.count(p)) {
+        std::cerr << "WARNING: known-failure entry " << e.id << " names case " << p << ", which " << path
+                  << " does not have\n";
+      }
+    }
+  }
+  if (stale_globs) failing_cases += stale_globs;
   std::cout << "matrix " << path << ": " << cases.size() << " cases x " << names.size()
             << " implementations\n";
   table.print(std::cout);
@@ -197,16 +207,99 @@ int matrix_run(const AdapterOptions& adapters, const std::string& path, const st
     total_pass += passed[i];
     total_fail += failed[i] + stale[i];
   }
-  std::cout << "matrix: " << total_pass << " passed, " << total_fail << " failed\n";
+  std::cout << "matrix: " << total_pass << " passed, " << total_fail << " failed";
+  if (stale_globs) std::cout << ", " << stale_globs << " stale known-failure patterns";
+  std::cout << "\n";
   return failing_cases ? kExitDivergence : kExitClean;
+}
+
+struct SeedOptions {
+  std::string findings, out, merge, schema;
+  bool force = false;
+};
+
+/// seeds.json -> seeds.review.json
+std::string review_path(const std::string& out) {
+  std::string stem = out.size() > 5 && out.ends_with(".json") ? out.substr(0, out.size() - 5) : out;
+  return stem + ".review.json";
+}
+
+/// Refuses a matrix that does not fit schemas/matrix.schema.json, naming the case and field.
+void validate_matrix_text(const std::string& path, const std::string& text, bool ours) {
+  json::ParseLimits limits;
+  limits.max_bytes = std::size_t{1} << 30;
+  auto parsed = json::parse(text, limits);
+  if (!parsed.ok()) throw Fatal(path + ": not JSON: " + parsed.error().message());
+  if (auto bad = json::shipped_schema("matrix.schema.json").validate(parsed.value())) {
+    throw Fatal((ours ? "internal: the seeded matrix for " : "") + path + ": " +
+                json::describe_location(parsed.value(), bad->pointer) + ": " + bad->message +
+                (ours ? "; nothing written" : " (schemas/matrix.schema.json)"));
+  }
+}
+
+int matrix_seed(const SeedOptions& o) {
+  namespace fs = std::filesystem;
+  auto run = baseline::load_run_folder(o.findings);
+  std::optional<matrix::Matrix> merge;
+  if (!o.merge.empty()) {
+    merge = matrix::load_matrix(o.merge);
+    validate_matrix_text(o.merge, merge->text, false);
+  }
+  std::error_code ec;
+  if (fs::exists(o.out, ec) && !(merge && fs::equivalent(o.out, o.merge, ec)) && !o.force) {
+    // An earlier seed output may be replaced; a matrix someone wrote may not.
+    bool earlier_seed = false;
+    try {
+      earlier_seed = matrix::load_matrix(o.out).contract == matrix::kSeedContract;
+    } catch (const Fatal&) {
+    }
+    if (!earlier_seed) {
+      throw Fatal(o.out + " exists and is not an earlier matrix seed output: add to it with --merge " +
+                  o.out + ", or replace it with --force");
+    }
+  }
+  auto ir = load_ir_or_fail(o.schema);
+  auto result = matrix::seed_matrix(ir, run.findings, merge ? &*merge : nullptr, o.out);
+  validate_matrix_text(o.out, result.matrix_text, true);
+  std::string review = review_path(o.out);
+  findings::write_file_atomically(o.out, result.matrix_text);
+  findings::write_file_atomically(review, result.review_text);
+  std::size_t to_review = 0;
+  for (const auto& s : result.added) {
+    if (s.disagreements.empty()) continue;
+    ++to_review;
+    std::cout << "review " << s.c.id << ": the C++ decoder says "
+              << (s.c.accepted ? (s.c.warning ? "accepted with a warning" : "accepted without a warning")
+                               : "rejected");
+    for (const auto& d : s.disagreements) std::cout << "; " << d.implementation << " " << d.answer;
+    std::cout << " (" << s.finding << ")\n";
+  }
+  std::size_t skipped = 0;
+  for (const auto& [why, n] : result.skipped) skipped += n;
+  std::cout << o.out << ": " << result.added.size() << " cases added"
+            << (merge ? " to the " + std::to_string(merge->cases.size()) + " of " + o.merge : std::string())
+            << ", " << result.duplicates << " duplicate payloads left out, " << skipped
+            << " findings not seeded";
+  const char* sep = " (";
+  for (const auto& [why, n] : result.skipped) {
+    std::cout << sep << why << ": " << n;
+    sep = "; ";
+  }
+  std::cout << (skipped ? ")" : "") << "\n"
+            << review << ": " << to_review
+            << " new cases on which an SDK disagrees with the decoder, for a person "
+            << "to confirm\n";
+  return kExitClean;
 }
 
 const Registration kMatrix{CommandSpec{
     "matrix", "Structural-acceptance matrices: 'matrix run FILE' checks every implementation against one",
     "  crosscheck matrix run tests/data/matrix/draft-structural.json\n"
     "  crosscheck matrix run --adapters cpp,python --verbose matrix.json\n"
-    "  crosscheck matrix run --known tests/data/matrix/known-divergences.json "
-    "tests/data/matrix/draft-structural.json",
+    "  crosscheck matrix run --baseline tests/data/baseline/known.json "
+    "tests/data/matrix/draft-structural.json\n"
+    "  crosscheck matrix seed --findings nightly/findings --out candidates.json\n"
+    "  crosscheck matrix seed --findings nightly/ --out my.json --merge my.json",
     [](CLI::App& sub) {
       sub.require_subcommand(1);
       CLI::App* runner =
@@ -216,13 +309,31 @@ const Registration kMatrix{CommandSpec{
       auto verbose = std::make_shared<bool>(false);
       auto known = std::make_shared<std::string>();
       adapters->add_to(*runner);
-      runner->add_option("--known", *known,
-                         "Known failures {known: {implementation: {case id: reason}}}; stale entries fail");
+      runner->add_option(
+          "--baseline,--known", *known,
+          "Known failures: a baseline's entries with 'cases' (docs/baseline.md), or the older "
+          "{known: {implementation: {case id: reason}}}; an entry for a passing case fails the run");
       runner
           ->add_option("file", *path, "Matrix file {contract, cases:[{id, root, value, accepted, warning}]}")
           ->required();
       runner->add_flag("--verbose", *verbose, "Show passing cases too");
-      return [adapters, path, known, verbose] { return matrix_run(*adapters, *path, *known, *verbose); };
+
+      CLI::App* seeder = sub.add_subcommand(
+          "seed",
+          "Turn findings that are plain JSON values into matrix cases (expectation: the C++ decoder)");
+      auto seed = std::make_shared<SeedOptions>();
+      seeder->add_option("--findings", seed->findings, "A run folder or its findings folder")->required();
+      seeder->add_option("--out", seed->out, "Matrix file to write (and OUT.review.json beside it)")
+          ->required();
+      seeder->add_option(
+          "--merge", seed->merge,
+          "An existing matrix: kept byte for byte, the new cases appended; a payload it has with "
+          "another expectation is a conflict (exit 2, nothing written)");
+      seeder->add_option("--schema", seed->schema, "Schema for the decoder (default: the installed bundle)");
+      seeder->add_flag("--force", seed->force, "Replace OUT even when it is not an earlier seed output");
+      return [adapters, path, known, verbose, runner, seed]() {
+        return runner->parsed() ? matrix_run(*adapters, *path, *known, *verbose) : matrix_seed(*seed);
+      };
     }}};
 
 }  // namespace

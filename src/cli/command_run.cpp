@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "baseline/classify.hpp"
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
 #include "cli/result_table.hpp"
@@ -24,6 +25,7 @@ struct RunOptions {
   std::string out = "crosscheck-out";
   std::vector<std::string> paths;
   bool strict = false;
+  std::string baseline;  ///< --baseline: only divergences no entry covers fail the run
 };
 
 std::vector<fs::path> expand_paths(const std::vector<std::string>& paths) {
@@ -57,6 +59,9 @@ std::string read_payload(const fs::path& p) {
 int run(const RunOptions& o) {
   auto files = expand_paths(o.paths);
   if (files.empty()) throw Fatal("no payload files under " + o.paths.front());
+  std::optional<baseline::Baseline> known;
+  if (!o.baseline.empty()) known = baseline::load_baseline(o.baseline);  // bad file: exit 2 before any work
+  std::vector<baseline::Occurrence> seen;
   auto set = o.adapters.start();
   std::vector<differential::DecodeRequest> batch;
   for (const auto& f : files) {
@@ -90,11 +95,20 @@ int run(const RunOptions& o) {
     std::string path = store.write(f);
     ++written;
     for (const auto& d : r.divergences) {
-      std::cout << (d.implementation_defined ? "IMPL-DEFINED " : "DIVERGENCE ")
+      std::string entries;
+      if (known) {
+        seen.push_back({r.root, d, path, r.input, f.replay, false});
+        for (const auto& e : known->entries) {
+          if (baseline::matches_divergence(e, r.root, d)) entries += (entries.empty() ? "" : ",") + e.id;
+        }
+      }
+      std::cout << (!entries.empty()           ? "KNOWN "
+                    : d.implementation_defined ? "IMPL-DEFINED "
+                                               : "DIVERGENCE ")
                 << differential::class_name(d.cls) << " [" << d.bucket << "] " << files[i].string() << ": "
-                << d.detail << "\n    replay: " << f.replay << "\n";
+                << d.detail << (entries.empty() ? "" : " (baseline: " + entries + ")")
+                << "\n    replay: " << f.replay << "\n";
     }
-    (void)path;
   }
   table.print(std::cout);
   auto skewed = set->skewed_roots();
@@ -105,6 +119,14 @@ int run(const RunOptions& o) {
   }
   std::cout << files.size() << " payloads, " << contract << " with contract divergences, " << impl_defined
             << " implementation-defined only; " << written << " findings in " << o.out << "\n";
+  if (known) {
+    auto names = set->names();
+    auto c = baseline::classify(*known, seen, {names.begin(), names.end()});
+    for (const auto& id : c.stale) std::cout << "stale: baseline entry " << id << ": not seen in this run\n";
+    std::cout << "baseline " << o.baseline << ": " << c.new_contract << " new buckets, " << c.new_defined
+              << " new implementation-defined, " << c.known << " known\n";
+    return c.exit_code(o.strict) ? kExitDivergence : kExitClean;
+  }
   bool fail = contract > 0 || (o.strict && impl_defined > 0);
   return fail ? kExitDivergence : kExitClean;
 }
@@ -113,7 +135,8 @@ const Registration kRun{CommandSpec{
     "run", "Send payload files to every implementation and report divergences",
     "  crosscheck run corpus/examples\n"
     "  crosscheck run --root intercept_request --adapters cpp,python payload.json\n"
-    "  crosscheck run --adapter mine='python3 my_adapter.py' --out out/ payloads/",
+    "  crosscheck run --adapter mine='python3 my_adapter.py' --out out/ payloads/\n"
+    "  crosscheck run --baseline tests/data/matrix/known-divergences.json payloads/",
     [](CLI::App& sub) {
       auto o = std::make_shared<RunOptions>();
       o->adapters.add_to(sub);
@@ -121,6 +144,8 @@ const Registration kRun{CommandSpec{
                      "Root for every payload (default: the file name up to the first '.')");
       sub.add_option("--out", o->out, "Output folder for findings")->capture_default_str();
       sub.add_flag("--strict", o->strict, "Count divergences on implementation-defined inputs too");
+      sub.add_option("--baseline", o->baseline,
+                     "Known-divergence baseline (docs/baseline.md): only divergences it does not cover fail");
       sub.add_option("paths", o->paths, "Payload files or folders")->required();
       return [o] { return run(*o); };
     }}};

@@ -1,0 +1,71 @@
+// classify.hpp: sorting a run's divergences into new, known and stale against a baseline.
+//
+// The unit is the bucket. A bucket is known when every occurrence of it is matched by some entry,
+// new otherwise (an entry limited to one root leaves the bucket's other roots new). A bucket is a
+// contract bucket when any occurrence is not implementation-defined; only new contract buckets fail
+// a run, and new implementation-defined ones too under --strict.
+//
+// An entry with a bucket pattern that matched nothing is stale: "not seen in this run". That is
+// information, not a failure: a fuzz run does not reach every fault every time (replay the entry's
+// witness to tell "not reached" from "fixed"). Entries none of whose implementations took part in the
+// run, and matrix-only entries (cases, no bucket), are not applicable to it.
+#pragma once
+
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "baseline/baseline.hpp"
+#include "baseline/run_folder.hpp"
+#include "json/value.hpp"
+
+namespace crosscheck::baseline {
+
+struct BucketReport {
+  std::string bucket, signature, cls;
+  std::set<std::string> roots, implementations;
+  bool contract = false;          ///< some occurrence is not implementation-defined
+  bool is_new = false;            ///< some occurrence matched no entry
+  std::set<std::string> entries;  ///< ids of the entries that matched
+  std::size_t occurrences = 0;
+  Occurrence witness;  ///< an unmatched occurrence when new; minimized, then smallest, preferred
+};
+
+struct Classification {
+  std::vector<BucketReport> buckets;        ///< new first, then known; by class and signature
+  std::vector<std::string> stale;           ///< entry ids: applicable, matched nothing
+  std::vector<std::string> not_applicable;  ///< entry ids
+  std::size_t new_contract = 0, new_defined = 0, known = 0;
+
+  /// 1 when a new contract bucket (or, strict, any new bucket) is there, else 0.
+  int exit_code(bool strict) const;
+};
+
+/// `implementations`: those that took part in the run (for stale vs not applicable).
+Classification classify(const Baseline& baseline, const std::vector<Occurrence>& occurrences,
+                        const std::set<std::string>& implementations);
+
+/// The report a person reads: one block per new bucket, known buckets per entry (each bucket with
+/// `verbose`), stale entries, and a closing count line.
+void print_classification(std::ostream& out, const Baseline& baseline, const Classification& c, bool strict,
+                          bool verbose);
+
+/// The machine-readable result (format "crosscheck-baseline-check/1").
+json::Value classification_to_json(const Baseline& baseline, const std::vector<std::string>& runs,
+                                   const Classification& c, bool strict);
+
+/// One entry per new contract bucket (and new implementation-defined one when `strict`: what makes
+/// check fail) for a person to triage: reason "TODO: triage", link "TODO: link",
+/// bucket = the bucket's signature (its id when it has none), class, the implementations other
+/// than the reference cpp, and the witness. Ids "<class>-<bucket id>", never one `baseline` has.
+std::vector<Entry> entries_for_new(const Baseline& baseline, const Classification& c, bool strict);
+
+/// `fuzz --baseline` and friends: classifies the findings of `dir`, prints the report to `out`,
+/// writes it as DIR/baseline-check.json and returns the exit code (Classification::exit_code).
+int check_run_folder(const Baseline& baseline, const std::string& dir, bool strict, std::ostream& out);
+
+/// Witness inputs up to this size are stored in an entry; bigger ones only by file name.
+constexpr std::size_t kMaxWitnessBytes = 16 * 1024;
+
+}  // namespace crosscheck::baseline
