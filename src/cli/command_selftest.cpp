@@ -12,6 +12,7 @@
 #include "differential/adapter_pool.hpp"
 #include "findings/finding_store.hpp"
 #include "json/write.hpp"
+#include "reduce/reduce_files.hpp"
 #include "selftest/selftest.hpp"
 #include "util/result.hpp"
 
@@ -36,6 +37,7 @@ struct SelftestOptions {
   std::string schema;
   std::string table;
   std::size_t batch = 32;
+  std::string reduce_time = "60s";
   bool list = false;
 };
 
@@ -108,7 +110,21 @@ int selftest_main(const SelftestOptions& o) {
   auto ir = std::make_shared<const schema::Ir>(load_ir_or_fail(o.schema));
   differential::install_stop_handlers();
   std::cerr << "crosscheck selftest -> " << s.out << "\n";
-  selftest::Report report = selftest::run_selftest(ir, table.value(), s, nullptr, std::cerr);
+  // The finding in the expected class is reduced for its own bucket on the same two implementations.
+  double reduce_seconds = parse_duration("--reduce-time", o.reduce_time);
+  selftest::Reducer reducer = [ir, reduce_seconds](
+                                  const std::string& file, const std::string& bucket,
+                                  differential::ImplementationSet& set) -> Result<std::size_t, std::string> {
+    reduce::ReduceOptions ro;
+    ro.oracle = ir.get();
+    ro.max_seconds = reduce_seconds;
+    ro.should_stop = [] { return differential::stop_requested(); };
+    auto reduced = reduce::reduce_finding_file(file, bucket, set, ro);
+    if (!reduced.ok()) return reduced.error();
+    if (!reduced.value().result.reproduced) return std::string("the finding did not reproduce in its bucket");
+    return reduced.value().result.input.size();
+  };
+  selftest::Report report = selftest::run_selftest(ir, table.value(), s, reducer, std::cerr);
   selftest::print_report(report, s, std::cout);
   json::WriteOptions pretty;
   pretty.indent = 2;
@@ -154,6 +170,8 @@ const Registration kSelftest{CommandSpec{
       sub.add_option("--schema", o->schema, "Schema folder or SDK bundle (default: the installed one)");
       sub.add_option("--batch", o->batch, "Requests per adapter batch")
           ->check(CLI::Range(1, 100000))
+          ->capture_default_str();
+      sub.add_option("--reduce-time", o->reduce_time, "Time limit of the reduction of each fault's finding")
           ->capture_default_str();
       sub.add_option("--faults-table", o->table, "Faults table (default: selftest/faults.json)");
       sub.add_flag("--list", o->list, "List the faults, their expected classes and witnesses, and exit");
