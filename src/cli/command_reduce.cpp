@@ -1,6 +1,6 @@
 // command_reduce.cpp: `crosscheck reduce FINDING`, minimize one finding's input within its bucket and
-// write <name>.min.json beside it; `crosscheck reduce --run DIR` does one finding per bucket of a run
-// folder that has none yet (src/reduce, docs/reducer.md).
+// write <name>.min.json beside it; `crosscheck reduce DIR` does one finding per bucket of a run folder
+// that has none yet (src/reduce, docs/reducer.md).
 #include <filesystem>
 #include <iostream>
 
@@ -16,8 +16,7 @@ namespace {
 
 struct ReduceCliOptions {
   AdapterOptions adapters;
-  std::string finding;
-  std::string run;
+  std::string finding;  ///< a finding file, or a run folder
   std::string bucket;
   std::size_t budget = 2000;
   std::size_t batch = 16;
@@ -26,9 +25,10 @@ struct ReduceCliOptions {
 
 int reduce_run(const ReduceCliOptions& o) {
   std::error_code ec;
-  if (!std::filesystem::is_directory(std::filesystem::path(o.run) / "findings", ec))
-    throw Fatal("--run " + o.run + ": expected a run folder with a findings/ folder (crosscheck fuzz --out)");
-  if (!o.bucket.empty()) throw Fatal("--bucket goes with one FINDING, not with --run");
+  if (!std::filesystem::is_directory(std::filesystem::path(o.finding) / "findings", ec))
+    throw Fatal(o.finding +
+                ": expected a finding file, or a run folder holding findings/ (crosscheck fuzz --out)");
+  if (!o.bucket.empty()) throw Fatal("--bucket goes with one finding file, not with a run folder");
   auto ir = load_ir_or_fail(o.adapters.schema);
   differential::install_stop_handlers();
   auto set = o.adapters.start();
@@ -38,7 +38,7 @@ int reduce_run(const ReduceCliOptions& o) {
   r.base.oracle = &ir;
   r.base.should_stop = [] { return differential::stop_requested(); };
   if (o.verbose) r.base.log = &std::cerr;
-  auto done = reduce::reduce_run_folder(o.run, *set, r, std::cout);
+  auto done = reduce::reduce_run_folder(o.finding, *set, r, std::cout);
   for (const auto& s : done.skipped) std::cout << "not reduced: " << s << "\n";
   std::cout << done.reduced.size() << " finding(s) minimized in " << done.calls << " of " << o.budget
             << " calls";
@@ -49,8 +49,8 @@ int reduce_run(const ReduceCliOptions& o) {
 }
 
 int reduce_command(const ReduceCliOptions& o) {
-  if (o.finding.empty() == o.run.empty()) throw Fatal("give one FINDING file, or --run DIR (not both)");
-  if (!o.run.empty()) return reduce_run(o);
+  std::error_code ec;
+  if (std::filesystem::is_directory(o.finding, ec)) return reduce_run(o);
   // Bad input is found before any adapter starts: the file must load and have the bucket.
   auto loaded = findings::FindingStore::load(o.finding);
   if (!loaded.ok()) throw Fatal(loaded.error());
@@ -98,18 +98,19 @@ int reduce_command(const ReduceCliOptions& o) {
 }
 
 const Registration kReduce{CommandSpec{
-    "reduce", "Minimize a finding's input within its bucket; writes <name>.min.json beside it",
+    "reduce",
+    "Minimize a finding's input within its bucket; writes <name>.min.json beside it (or a whole run folder)",
     "  crosscheck reduce crosscheck-out/findings/diverge-0a1b2c.json\n"
     "  crosscheck reduce --bucket 3f2a9c0d11e4b7a8 --budget 500 crosscheck-out/findings/diverge-0a1b2c.json\n"
     "  crosscheck reduce --adapters cpp,python nightly/findings/crash-python-77aa.json\n"
-    "  crosscheck reduce --run nightly/ --budget 5000",
+    "  crosscheck reduce nightly/ --budget 5000      # a run folder: one finding per bucket",
     [](CLI::App& sub) {
       auto o = std::make_shared<ReduceCliOptions>();
       o->adapters.add_to(sub);
-      sub.add_option("finding", o->finding, "A finding file written by run or fuzz");
-      sub.add_option(
-          "--run", o->run,
-          "A run folder: one finding per bucket without a .min.json (the smallest), --budget in total");
+      sub.add_option("finding", o->finding,
+                     "A finding file written by run or fuzz; or a run folder: then the smallest finding of "
+                     "each bucket without a .min.json, --budget calls in total")
+          ->required();
       sub.add_option("--bucket", o->bucket,
                      "The divergence bucket to keep (default: the finding's first contract divergence)");
       sub.add_option("--budget", o->budget, "Payload evaluations sent to the implementations, at most")

@@ -591,8 +591,9 @@ class TreeReducer {
   const ReduceOptions& options_;
 };
 
-/// Byte-level ddmin of `text`; returns the smallest text kept.
-std::string reduce_bytes(const std::string& text, Oracle& oracle) {
+/// Byte-level ddmin of `text`; returns the smallest text kept. By value: the oracle's best() changes
+/// under our feet as candidates are kept.
+std::string reduce_bytes(const std::string text, Oracle& oracle) {
   Mask removed = ddmin(
       text.size(),
       [&](const Mask& m) {
