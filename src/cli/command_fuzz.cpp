@@ -44,7 +44,7 @@ void reduce_findings(const FuzzOptions& o, const schema::Ir& ir, differential::I
   if (budget == 0) {
     if (merged_later && !o.reduce_budget)
       std::cerr << "findings not reduced (a --deterministic or --shard run): after crosscheck merge, "
-                   "crosscheck reduce --run MERGED does it\n";
+                   "crosscheck reduce MERGED_FOLDER does it\n";
     return;
   }
   if (interrupted) {
