@@ -64,6 +64,8 @@ nav a{margin-right:1em}
 .bucket.fail{border-left-color:#c62828}.bucket.idef{border-left-color:#f9a825}
 .badge{display:inline-block;border-radius:3px;padding:0 .4em;font-size:.85em;font-weight:600;margin-right:.4em}
 .badge.fail{background:#c62828;color:#fff}.badge.idef{background:#f9a825;color:#222}
+.pair table{width:100%;table-layout:fixed}.pair th:nth-child(1),.pair th:nth-child(2){width:16%}
+td code{white-space:pre-wrap;word-break:break-all;overflow-wrap:anywhere}
 .pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1.2fr);gap:1em;align-items:start}
 @media (max-width:900px){.pair{grid-template-columns:1fr}}
 .caption{color:#555;font-size:.9em}
@@ -219,12 +221,13 @@ std::string plot(const RunData& run) {
   }
   t_max = std::max(t_max, 1.0);
   std::string s;
-  s += svg_panel("Inputs per second in process (generation + C++ decoder)", {in}, t_max, resumes, {});
+  s += svg_panel("Inputs per second in process (generation and C++ decoder)", {in}, t_max, resumes, {});
   s += svg_panel("Inputs per second sent to the adapters", {sent}, t_max, resumes, {});
-  s += svg_panel(
-      "Findings over the run (ticks: finding files; red new contract bucket, amber new "
-      "implementation-defined bucket, grey more of a known bucket)",
-      {buckets, files}, t_max, resumes, ticks);
+  s += svg_panel("Findings (cumulative)", {buckets, files}, t_max, resumes, ticks);
+  s += "<p class=\"caption\">Ticks on the axis: finding files as they were written (red: a new bucket of "
+       "contract divergences, amber: a new implementation-defined bucket, grey: another file of a known "
+       "bucket; hover for the file). Dashed lines: the run was resumed. Rates are averages over the interval "
+       "since the previous point (every 2 s in the first two minutes, then every 10 s).</p>\n";
   s += svg_panel("Divergent inputs (cumulative)", {divergent}, t_max, resumes, {});
   return s;
 }
@@ -349,9 +352,10 @@ std::string bucket_section(const RunData& run, const Bucket& b, std::size_t numb
       "<section class=\"bucket " + std::string(fails ? "fail" : "idef") + "\" id=\"" + anchor(b) + "\">\n";
   s += "<h3>" + std::to_string(number) + ". <span class=\"badge " +
        (fails ? "fail\">fails the run" : "idef\">implementation-defined") + "</span>" +
-       text(differential::class_name(b.cls)) + " on " + code_list(b.roots) + " \u00b7 bucket " + code(b.id) +
-       "</h3>\n";
-  s += "<p>" + text(b.divergence.detail, 2000) + "</p>\n<p class=\"caption\">";
+       text(differential::class_name(b.cls)) + " \u00b7 bucket " + code(b.id) + "</h3>\n";
+  s += "<p>" + text(b.divergence.detail, 2000) + "</p>\n<p class=\"caption\">seen on " +
+       std::to_string(b.roots.size()) + (b.roots.size() == 1 ? " root: " : " roots: ") + code_list(b.roots) +
+       "<br>";
   if (!b.deviating.empty()) {
     s += "deviating: ";
     for (std::size_t i = 0; i < b.deviating.size(); ++i)

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# report_cli.sh BUILD_DIR: end-to-end checks of the event log and `crosscheck report` with the real binary.
+#  1. a fuzz run with a seeded fault writes events.jsonl (start, progress, finding, end) and its reports
+#     into RUN/report/, and says where they are;
+#  2. junit.xml parses with Python's xml.etree, one test case per bucket, a failure per contract bucket,
+#     and every finding file's replay command is in every report;
+#  3. a resumed run appends to events.jsonl and its time continues;
+#  4. `crosscheck report` options, and incomplete or foreign folders exit 2 naming the file.
+set -u
+BUILD=${1:?usage: report_cli.sh BUILD_DIR}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CC="$BUILD/crosscheck"
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+pass=0; fail=0
+check() { if eval "$2"; then pass=$((pass+1)); echo "PASS $1"; else fail=$((fail+1)); echo "FAIL $1"; fi; }
+PROXY="python3 $ROOT/tests/fake_adapters/faulty_proxy.py --fault unknown-enum-error -- $CC serve-adapter"
+RUN="$OUT/run"
+
+# 1. A run with findings: event log and reports.
+"$CC" fuzz --runs 2000 --seed 3 --adapters cpp --adapter "faulty=$PROXY" --out "$RUN" >"$OUT/f1.log" 2>&1
+rc=$?
+check "seeded fault makes the run fail (exit 1)" "[ $rc = 1 ]"
+check "fuzz prints where the reports are" "grep -q 'reports: $RUN/report/report.html $RUN/report/junit.xml $RUN/report/summary.md' '$OUT/f1.log'"
+check "fuzz wrote report.html, junit.xml, summary.md, buckets.jsonl" \
+  "[ -s '$RUN/report/report.html' ] && [ -s '$RUN/report/junit.xml' ] && [ -s '$RUN/report/summary.md' ] && [ -s '$RUN/report/buckets.jsonl' ]"
+check "events.jsonl: start, progress, a finding per file, end; t never goes back" "python3 - '$RUN' <<'PY'
+import json, os, sys
+run = sys.argv[1]
+ev = [json.loads(l) for l in open(os.path.join(run, 'events.jsonl'))]
+names = [e['event'] for e in ev]
+# The reducer runs after the campaign and appends its "reduced" events after "end".
+core = [n for n in names if n != 'reduced']
+assert names[0] == 'start' and core[-1] == 'end', names
+ev = [e for e in ev if e['event'] != 'reduced']
+assert ev[0]['resumed'] is False and ev[0]['implementations'] == ['cpp', 'faulty'], ev[0]
+assert 'progress' in names
+ts = [e['t'] for e in ev]
+assert ts == sorted(ts), ts
+files = sorted(e['file'] for e in ev if e['event'] == 'finding')
+on_disk = sorted('findings/' + f for f in os.listdir(os.path.join(run, 'findings')) if f.endswith('.json') and not f.endswith('.min.json'))
+assert files == on_disk and files, (files, on_disk)
+p = [e for e in ev if e['event'] == 'progress'][-1]
+for k in ('generated', 'sent', 'divergentInputs', 'contractInputs', 'buckets', 'coverage', 'inputsPerSecond', 'sentPerSecond'):
+    assert k in p, k
+summary = json.load(open(os.path.join(run, 'summary.json')))
+assert ev[-1]['exitCode'] == 1 and ev[-1]['generated'] == summary['generated'] == 2000, ev[-1]
+assert summary['format'] == 'crosscheck-summary/1' and summary['skewTable'] and summary['implementations'][1]['name'] == 'faulty'
+PY"
+
+# 2. JUnit validity and contents; replay commands everywhere.
+check "junit.xml parses, one case per bucket, failures = contract buckets" "python3 - '$RUN' <<'PY'
+import json, os, sys, xml.etree.ElementTree as ET
+run = sys.argv[1]
+suite = ET.parse(os.path.join(run, 'report', 'junit.xml')).getroot().find('testsuite')
+buckets = [json.loads(l) for l in open(os.path.join(run, 'report', 'buckets.jsonl'))]
+cases = [c for c in suite.iter('testcase') if not c.get('classname') == 'crosscheck.root']
+assert len(cases) == len(buckets) > 0, (len(cases), len(buckets))
+failing = [b for b in buckets if b['fails']]
+assert len(suite.findall('testcase/failure')) == len(failing) > 0
+assert int(suite.get('failures')) == len(failing) and int(suite.get('tests')) == len(list(suite.iter('testcase')))
+for c in cases:
+    assert c.get('name').split(' ')[0] in {b['bucket'] for b in buckets}
+PY"
+check "every report names every finding file's replay command" "python3 - '$RUN' <<'PY'
+import os, sys
+run = sys.argv[1]
+reports = {n: open(os.path.join(run, 'report', n), encoding='utf-8').read() for n in ('report.html', 'junit.xml', 'summary.md')}
+for f in os.listdir(os.path.join(run, 'findings')):
+    if f.endswith('.json'):
+        for name, text in reports.items():
+            assert 'crosscheck replay ' + os.path.join(run, 'findings', f) in text, (name, f)
+PY"
+
+check "minimized findings (.min.json) are the payloads the HTML report shows" "python3 - '$RUN' <<'PY'
+import os, sys
+run = sys.argv[1]
+mins = [f for f in os.listdir(os.path.join(run, 'findings')) if f.endswith('.min.json')]
+html = open(os.path.join(run, 'report', 'report.html'), encoding='utf-8').read()
+assert all(('crosscheck replay ' + os.path.join(run, 'findings', m)) in html for m in mins)
+assert not mins or 'minimized from' in html
+PY"
+
+# 3. Resume: the log is appended to and its clock continues.
+end1=$(tail -1 "$RUN/events.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["t"])')
+"$CC" fuzz --runs 2500 --seed 3 --adapters cpp --adapter "faulty=$PROXY" --out "$RUN" >"$OUT/f2.log" 2>&1
+check "a resumed run appends a start (resumed) after the first end, and t continues" "python3 - '$RUN' '$end1' <<'PY'
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1] + '/events.jsonl')]
+assert [e['t'] for e in ev] == sorted(e['t'] for e in ev)
+ev = [e for e in ev if e['event'] != 'reduced']
+starts = [i for i, e in enumerate(ev) if e['event'] == 'start']
+assert len(starts) == 2 and ev[starts[1]]['resumed'] is True, starts
+assert ev[starts[1] - 1]['event'] == 'end'
+assert ev[starts[1]]['t'] >= float(sys.argv[2]) > 0
+assert ev[-1]['event'] == 'end' and ev[-1]['generated'] == 2500
+PY"
+
+# 4. The report command.
+"$CC" report "$RUN" --format junit,markdown --out "$OUT/r" >"$OUT/r.log" 2>&1
+rc=$?
+check "report --format junit,markdown writes just those" "[ $rc = 0 ] && [ -s '$OUT/r/junit.xml' ] && [ -s '$OUT/r/summary.md' ] && [ ! -e '$OUT/r/report.html' ]"
+"$CC" report "$RUN" --format pdf >"$OUT/r2.log" 2>&1
+check "an unknown format exits 2 naming it" "[ $? = 2 ] && grep -q \"unknown format 'pdf'\" '$OUT/r2.log'"
+cp -r "$RUN" "$OUT/bad"
+rm -r "$OUT/bad/summary.json" "$OUT/bad/report"
+"$CC" report "$OUT/bad" >"$OUT/b1.log" 2>&1
+check "a run without summary.json exits 2 naming it" "[ $? = 2 ] && grep -q 'bad/summary.json: missing' '$OUT/b1.log'"
+"$CC" report --partial "$OUT/bad" >"$OUT/b2.log" 2>&1
+check "--partial reports it anyway" "[ $? = 0 ] && grep -q INCOMPLETE '$OUT/b2.log' && [ -s '$OUT/bad/report/report.html' ]"
+f=$(ls "$OUT/bad/findings" | grep -v min | head -1)
+printf '{"format":"crosscheck-finding/7"}' >"$OUT/bad/findings/$f"
+"$CC" report --partial "$OUT/bad" >"$OUT/b3.log" 2>&1
+check "a finding of another version exits 2 naming the file" "[ $? = 2 ] && grep -q '$f' '$OUT/b3.log'"
+printf '{"format":"crosscheck-fuzz/0"}' >"$OUT/bad/run.json"
+"$CC" report --partial "$OUT/bad" >"$OUT/b4.log" 2>&1
+check "a run.json of another version exits 2 naming it" "[ $? = 2 ] && grep -q 'run.json: field .format.' '$OUT/b4.log'"
+"$CC" report "$OUT/nowhere" >"$OUT/b5.log" 2>&1
+check "a missing folder exits 2" "[ $? = 2 ]"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

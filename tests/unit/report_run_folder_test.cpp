@@ -1,0 +1,276 @@
+// Tests of the run-folder reader, the report writers on hostile findings, and the event log.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "findings/finding_store.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+#include "report/event_log.hpp"
+#include "report/run_folder.hpp"
+#include "report/writers.hpp"
+#include "util/result.hpp"
+
+namespace crosscheck::report {
+namespace {
+
+namespace fs = std::filesystem;
+using differential::DivergenceClass;
+using differential::Outcome;
+
+const std::string kHostile = std::string(
+    "{\"kind\":\"</script><script>document.title='pwned'</script>\",\"x\":\"<img src=x onerror=alert(1)>\","
+    "\"y\":\"```\\n````\",\"z\":\"\xff\xfe\x01\"}");
+
+differential::ImplResult result(const std::string& impl, Outcome o,
+                                std::vector<differential::Diag> diags = {}) {
+  differential::ImplResult r;
+  r.implementation = impl;
+  r.outcome = o;
+  r.diagnostics = std::move(diags);
+  if (o == Outcome::kAccepted) r.encoded = "{\"kind\":\"<b>bold</b>\"}";
+  return r;
+}
+
+findings::Finding finding(const std::string& input, const std::string& bucket, bool implementation_defined) {
+  findings::Finding f;
+  f.root = "effect";
+  f.input = input;
+  differential::Divergence d;
+  d.cls = DivergenceClass::kAcceptance;
+  d.implementations = {"cpp", "python", "rust"};
+  d.detail = "accepted by python <script>alert(1)</script>; rejected by cpp, rust";
+  d.implementation_defined = implementation_defined;
+  d.bucket = bucket;
+  d.signature = "acceptance|<svg onload=alert(1)>";
+  f.divergences.push_back(d);
+  f.results = {result("cpp", Outcome::kRejected, {{"/kind", "unknown_enum", "error"}}),
+               result("python", Outcome::kAccepted),
+               result("rust", Outcome::kRejected, {{"/kind", "unknown_enum", "error"}})};
+  f.traits = implementation_defined ? std::vector<std::string>{"invalid-utf8"} : std::vector<std::string>{};
+  return f;
+}
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+/// A finished run folder with two buckets: one contract (with a minimized finding), one
+/// implementation-defined with a hostile payload.
+class RunFolder : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("crosscheck-report-test-" + std::to_string(::getpid()) + "-" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir / "findings");
+    write(dir / "run.json", "{\"format\":\"crosscheck-fuzz/1\",\"seed\":\"7\",\"roots\":[]}\n");
+    write(dir / "summary.json",
+          "{\"format\":\"crosscheck-summary/1\",\"generated\":1000,\"sent\":100,\"divergentInputs\":5,"
+          "\"contractInputs\":2,\"buckets\":2,\"byClass\":{\"acceptance\":5},\"byRoot\":{\"effect\":5},"
+          "\"byImplementation\":{\"python\":5},\"coveragePercent\":50.5,\"seed\":7,\"elapsed\":12.5,"
+          "\"exitCode\":1,"
+          "\"strict\":false,\"roots\":[\"effect\",\"intercept_request\"],\"implementations\":[{\"name\":"
+          "\"cpp\"},"
+          "{\"name\":\"python\"},{\"name\":\"rust\"}],\"skewTable\":{\"effect\":{\"cpp\":\"aa\",\"python\":"
+          "\"aa\","
+          "\"rust\":\"aa\"},\"intercept_request\":{\"cpp\":\"bb\",\"python\":\"bb\",\"rust\":\"\"}},"
+          "\"skewedRoots\":[\"intercept_request\"]}\n");
+    write(dir / "coverage.json",
+          "{\"tracked\":4,\"reachedAccepted\":2,\"reachedRejected\":2,\"percent\":50,\"unreached\":{"
+          "\"neverAccepted\":[\"effect.schema.json#/<i>x</i>\"],\"neverRejected\":[]}}\n");
+    findings::FindingStore store((dir / "findings").string());
+    contract_file = fs::path(store.write(finding(std::string(2000, ' ') + "{\"kind\":\"zzz\"}",
+                                                 "c0ffee0000000001", false)))
+                        .filename()
+                        .string();
+    hostile_file = fs::path(store.write(finding(kHostile, "bad0000000000002", true))).filename().string();
+    // The reducer's minimized version of the contract finding.
+    json::Value min = findings::finding_to_json(finding("{\"kind\":\"zzz\"}", "c0ffee0000000001", false));
+    json::Value reduction = json::Value::object();
+    reduction.add("from", json::Value::string(contract_file));
+    reduction.add("calls", json::Value::number("17"));
+    reduction.add("bytesBefore", json::Value::number("2014"));
+    reduction.add("bytesAfter", json::Value::number("14"));
+    min.add("reduction", std::move(reduction));
+    write(dir / "findings" / (contract_file.substr(0, contract_file.size() - 5) + ".min.json"),
+          json::write(min));
+    write(
+        dir / "events.jsonl",
+        "{\"t\":0,\"event\":\"start\",\"seed\":7,\"implementations\":[\"cpp\",\"python\",\"rust\"],"
+        "\"resumed\":false}\n"
+        "{\"t\":2,\"event\":\"progress\",\"generated\":500,\"sent\":50,\"divergentInputs\":1,"
+        "\"contractInputs\":1,"
+        "\"buckets\":1,\"findings\":1,\"coverage\":40,\"inputsPerSecond\":250,\"sentPerSecond\":25}\n"
+        "{\"t\":3,\"event\":\"finding\",\"file\":\"findings/<script>x.json\",\"bucket\":\"bad0000000000002\","
+        "\"class\":\"acceptance\",\"root\":\"effect\",\"implementations\":[\"python\"],"
+        "\"implementationDefined\":true,"
+        "\"newBucket\":true}\n"
+        "{\"t\":4,\"event\":\"progress\",\"generated\":1000,\"sent\":100,\"divergentInputs\":5,"
+        "\"contractInputs\":2,"
+        "\"buckets\":2,\"findings\":2,\"coverage\":50.5,\"inputsPerSecond\":250,\"sentPerSecond\":25}\n"
+        "{\"t\":4.5,\"event\":\"end\",\"exitC");  // cut by a kill
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  fs::path dir;
+  std::string contract_file, hostile_file;
+};
+
+TEST_F(RunFolder, LoadsBucketsPrefersMinimizedAndFindsTheDeviatingImplementation) {
+  RunData run = load_run(dir.string());
+  ASSERT_EQ(run.findings.size(), 2u);
+  ASSERT_EQ(run.buckets.size(), 2u);
+  const Bucket& first = run.buckets[0];  // the contract bucket sorts first
+  EXPECT_EQ(first.id, "c0ffee0000000001");
+  EXPECT_TRUE(run.fails(first));
+  EXPECT_TRUE(first.shown_minimized);
+  EXPECT_EQ(first.finding(run.findings).input, "{\"kind\":\"zzz\"}");
+  EXPECT_EQ(run.findings[first.shown].reduction->calls, 17u);
+  EXPECT_EQ(first.deviating, std::vector<std::string>{"python"});
+  EXPECT_FALSE(run.fails(run.buckets[1]));
+  EXPECT_EQ(run.implementations, (std::vector<std::string>{"cpp", "python", "rust"}));
+  EXPECT_EQ(run.events.events.size(), 4u);
+  EXPECT_TRUE(run.events.partial_last_line);
+  EXPECT_EQ(run.roots, (std::vector<std::string>{"effect", "intercept_request"}));
+}
+
+TEST_F(RunFolder, HtmlIsInertAndComplete) {
+  RunData run = load_run(dir.string());
+  std::string html = html_report(run);
+  std::string lower = html;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  EXPECT_EQ(lower.find("<script"), std::string::npos);
+  EXPECT_EQ(lower.find("<img"), std::string::npos);
+  EXPECT_EQ(lower.find("<svg onload"), std::string::npos);
+  EXPECT_EQ(lower.find("<i>x</i>"), std::string::npos);
+  EXPECT_EQ(lower.find("<b>bold"), std::string::npos);
+  // The policy comes right after the charset, before anything taken from the run.
+  std::size_t csp = html.find("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';");
+  ASSERT_NE(csp, std::string::npos);
+  EXPECT_LT(csp, html.find("<title>"));
+  EXPECT_NE(html.find("&lt;/script&gt;&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;"),
+            std::string::npos);
+  EXPECT_NE(html.find("<span class=\"esc\">\\xff</span>"), std::string::npos);
+  EXPECT_TRUE(json::is_valid_utf8(html));
+  for (const auto& f : run.findings)
+    EXPECT_NE(html.find("crosscheck replay " + f.path), std::string::npos) << f.path;
+  EXPECT_NE(html.find(".min.json"), std::string::npos);
+  for (const char* heading : {"Roots \xc3\x97 implementations", "Throughput and findings over the run",
+                              "Buckets", "Schema skew", "Schema coverage", "<polyline"})
+    EXPECT_NE(html.find(heading), std::string::npos) << heading;
+}
+
+TEST_F(RunFolder, JunitHasOneCasePerBucketAndOnlyXmlCharacters) {
+  RunData run = load_run(dir.string());
+  std::string xml = junit_report(run);
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t p = 0; (p = xml.find(what, p)) != std::string::npos; ++p) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("<testcase "), 3u);  // two buckets, and intercept_request passes
+  EXPECT_EQ(count("<failure "), 1u);
+  EXPECT_EQ(count("<skipped "), 1u);
+  EXPECT_NE(xml.find("tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\""), std::string::npos);
+  EXPECT_TRUE(json::is_valid_utf8(xml));
+  for (unsigned char c : xml) EXPECT_TRUE(c >= 0x20 || c == '\n' || c == '\t') << int(c);
+  EXPECT_EQ(xml.find("<script"), std::string::npos);
+  for (const auto& f : run.findings) EXPECT_NE(xml.find("crosscheck replay " + f.path), std::string::npos);
+}
+
+TEST_F(RunFolder, MarkdownFencesHoldThePayload) {
+  RunData run = load_run(dir.string());
+  std::string md = markdown_report(run);
+  EXPECT_NE(md.find("FAILED"), std::string::npos);
+  EXPECT_NE(md.find("`````text\n"), std::string::npos)
+      << md;  // 4 backticks in a row in the payload; not UTF-8
+  // Hostile text outside the payload fence sits in code spans, where Markdown renders it as text.
+  EXPECT_NE(md.find("`accepted by python <script>alert(1)</script>; rejected by cpp, rust`"),
+            std::string::npos);
+  for (const auto& f : run.findings) EXPECT_NE(md.find("crosscheck replay " + f.path), std::string::npos);
+}
+
+TEST_F(RunFolder, IncompleteOrForeignFoldersAreRefusedNamingTheFile) {
+  auto message = [&](const LoadOptions& o = {}) {
+    try {
+      load_run(dir.string(), o);
+    } catch (const Fatal& e) {
+      EXPECT_EQ(e.code(), kExitUsage);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  write(dir / "findings" / hostile_file, "{\"format\":\"crosscheck-finding/9\"}");
+  EXPECT_NE(message().find(hostile_file), std::string::npos);
+  fs::remove(dir / "findings" / hostile_file);
+  fs::remove(dir / "summary.json");
+  EXPECT_NE(message().find("summary.json: missing"), std::string::npos);
+  LoadOptions partial;
+  partial.allow_partial = true;
+  EXPECT_TRUE(load_run(dir.string(), partial).partial);
+  write(dir / "summary.json", "{\"generated\":1}");
+  EXPECT_NE(message().find("summary.json: field 'format' is missing"), std::string::npos);
+  write(dir / "run.json", "{\"format\":\"crosscheck-fuzz/2\"}");
+  EXPECT_NE(message().find("run.json: field 'format' is \"crosscheck-fuzz/2\""), std::string::npos);
+  write(dir / "run.json", "{\"format\":");
+  EXPECT_NE(message().find("run.json: not JSON"), std::string::npos);
+  fs::remove(dir / "run.json");
+  EXPECT_NE(message().find("run.json: missing"), std::string::npos);
+}
+
+TEST(ReportDeviating, MajorityThenTheCppDecoderOnATie) {
+  differential::Divergence d;
+  d.cls = DivergenceClass::kAcceptance;
+  d.implementations = {"cpp", "python"};
+  std::vector<differential::ImplResult> two = {result("cpp", Outcome::kRejected),
+                                               result("python", Outcome::kAccepted)};
+  EXPECT_EQ(deviating_implementations(d, two), std::vector<std::string>{"python"});
+  d.implementations = {"go", "python"};
+  std::vector<differential::ImplResult> no_cpp = {result("go", Outcome::kRejected),
+                                                  result("python", Outcome::kAccepted)};
+  EXPECT_EQ(deviating_implementations(d, no_cpp), (std::vector<std::string>{"go", "python"}));
+  d.implementations = {"cpp", "python", "rust"};
+  std::vector<differential::ImplResult> three = {result("cpp", Outcome::kAccepted),
+                                                 result("python", Outcome::kRejected),
+                                                 result("rust", Outcome::kRejected)};
+  EXPECT_EQ(deviating_implementations(d, three), std::vector<std::string>{"cpp"});
+}
+
+TEST(ReportEventLog, AppendsWholeLinesAndContinuesTime) {
+  fs::path p = fs::temp_directory_path() / ("crosscheck-events-" + std::to_string(::getpid()) + ".jsonl");
+  fs::remove(p);
+  write(p, "{\"t\":41.5,\"event\":\"progress\"}\n{\"t\":42,\"event\":\"end\"}\n{\"t\":43,\"ev");  // killed
+                                                                                                  // mid-line
+  {
+    EventLog log(p.string());
+    EXPECT_GE(log.elapsed(), 42.0);  // continues from the last complete line
+    std::vector<std::thread> threads;
+    for (int k = 0; k < 4; ++k) {
+      threads.emplace_back([&log, k] {
+        for (int i = 0; i < 300; ++i) {
+          json::Value f = json::Value::object();
+          f.add("thread", json::Value::number(std::to_string(k)));
+          f.add("pad", json::Value::string(std::string(static_cast<std::size_t>(i), 'x')));
+          ASSERT_TRUE(log.append("progress", f));
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(log.error(), "");
+  }
+  EventFile read = read_events(p.string());
+  EXPECT_EQ(read.skipped, 1u);  // only the cut line, which the reopen terminated
+  EXPECT_FALSE(read.partial_last_line);
+  ASSERT_EQ(read.events.size(), 2u + 1200u);
+  EXPECT_GE(read.events.back().t, 42.0);
+  EXPECT_EQ(EventLog::last_time(p.string()), read.events.back().t);
+  EventLog later(p.string(), 1000.0);  // a larger saved elapsed time wins
+  EXPECT_GE(later.elapsed(), 1000.0);
+  fs::remove(p);
+}
+
+}  // namespace
+}  // namespace crosscheck::report
