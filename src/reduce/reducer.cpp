@@ -158,6 +158,7 @@ class Oracle {
   bool capped() const { return cap_ && stats_.calls >= *cap_; }
 
   const std::string& best() const { return best_; }
+  std::size_t calls() const { return stats_.calls; }
   const differential::PayloadResults& best_results() const { return best_results_; }
 
  private:
@@ -482,7 +483,8 @@ class TreeReducer {
 
   void log(const std::string& what, std::size_t before) const {
     if (options_.log)
-      *options_.log << "[reduce] " << what << ": " << before << " -> " << text().size() << " bytes\n";
+      *options_.log << "[reduce] " << what << ": " << before << " -> " << text().size() << " bytes, "
+                    << oracle_.calls() << " calls so far\n";
   }
 
   /// ddmin over every child of every container at depth - 1.
