@@ -237,6 +237,8 @@ class Campaign {
     for (const auto& dir : fs::directory_iterator(fs::path(o_.out) / "corpus")) {
       if (!dir.is_directory()) continue;
       for (const auto& f : fs::directory_iterator(dir.path())) {
+        // ".<name>.tmp-<pid>": a write that a kill -9 interrupted (write_file_atomically), not an entry.
+        if (f.path().filename().string().front() == '.') continue;
         std::string bytes = read_all(f.path(), ok);
         if (ok) add_to_memory(dir.path().filename().string(), bytes);
       }
