@@ -2,10 +2,12 @@
 #include "findings/finding_store.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -248,6 +250,17 @@ FindingStore::FindingStore(std::string dir) : dir_(std::move(dir)) {
   std::filesystem::create_directories(dir_, ec);
   if (ec) throw Fatal("cannot create the output folder " + dir_ + ": " + ec.message());
   if (::access(dir_.c_str(), W_OK) != 0) throw Fatal("the output folder " + dir_ + " is not writable");
+  // A kill -9 during write_file_atomically leaves ".<name>.tmp-<pid>" behind: remove those of
+  // processes that are gone, so the folder holds complete findings only.
+  for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+    std::string name = entry.path().filename().string();
+    std::size_t at = name.rfind(".tmp-");
+    if (name.front() != '.' || at == std::string::npos) continue;
+    pid_t pid = static_cast<pid_t>(std::atol(name.c_str() + at + 5));
+    if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) {
+      std::filesystem::remove(entry.path(), ec);
+    }
+  }
 }
 
 std::string FindingStore::write(const Finding& finding) {
