@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fault_injection.sh BUILD_DIR: fault injection on crosscheck itself, end to end (issue #6 item 3,
+# fault_injection.sh BUILD_DIR [SECTIONS]: fault injection on crosscheck itself, end to end (issue #6 item 3,
 # docs/robustness.md), with tests/fake_adapters/misbehaving_adapter.py beside the in-process C++
 # decoder:
 #  1. `crosscheck run` against each misbehaving adapter: the faulty payload gets a finding of the
@@ -10,6 +10,8 @@
 #  4. kill -9 of `crosscheck fuzz` and a resume (partial temporary files are not findings);
 #  5. an output folder that fills up: exit 2 naming the path, earlier findings intact, no partial
 #     files (a small tmpfs when it can be mounted, and always RLIMIT_FSIZE with SIGXFSZ ignored).
+# SECTIONS (default all): "run" (1, 2), "fuzz" (3), "resume" (4), "disk" (5); ctest runs them as
+# separate tests so that each stays short.
 set -u
 BUILD=${1:?usage: fault_injection.sh BUILD_DIR}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -56,6 +58,7 @@ for i in 0 1 2 3 4 5; do
     >"$PAY/intercept_request.$i.json"
 done
 
+section_run() {
 # 1. crosscheck run: the faulty payload, and only it, gets a finding of the right class.
 run_case() {  # behaviour class [extra adapter args]
   local b=$1 cls=$2 extra=${3:-} dir="$OUT/run-$1" t0 rc
@@ -126,6 +129,9 @@ rc=$?
 check "run/exit-after-hello: ends within 15 s with a start error or crash findings (rc $rc)" \
   "within $t0 $(now) 15 && { [ $rc = 3 ] || { [ $rc = 1 ] && [ \$(findings_complete '$OUT/run-eah') = 6 ]; }; }"
 
+}
+
+section_fuzz() {
 # 3. crosscheck fuzz against adapters that misbehave every so often: the run ends on time with
 # findings of the right class, all complete.
 fuzz_case() {  # name class adapter-args
@@ -151,6 +157,9 @@ fuzz_case hang-all timeout "--behaviour hang --always"
 fuzz_case long-line protocol "--behaviour long-line --after 80"
 fuzz_case close-stdout protocol "--behaviour close-stdout --after 50"
 
+}
+
+section_resume() {
 # 4. kill -9 in the middle of a fuzz run, then resume.
 K="$OUT/kill"
 "$CC" fuzz --time 60s --seed 11 --root intercept_request --adapters cpp \
@@ -192,6 +201,9 @@ check "resume: the partial finding file of the dead writer was removed" \
 after=$(findings_complete "$K/findings")
 check "resume: every finding complete, none lost ($before -> ${after:-none})" "[ '${after:-0}' -ge '$before' ]"
 
+}
+
+section_disk() {
 # 5. An output folder that fills up. The adapter answers normally at first (findings against the
 # C++ decoder are written), then with a 6 MB error message, whose finding cannot be written.
 full_disk_case() {  # name out-dir [limit-in-KiB for RLIMIT_FSIZE]
@@ -227,5 +239,8 @@ else
   echo "NOTE tmpfs case not run (needs root and mount); the RLIMIT_FSIZE case covers a failing write"
 fi
 
+}
+
+for section in ${2:-run fuzz resume disk}; do "section_$section"; done
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
