@@ -16,6 +16,7 @@ A proxy in front of a real adapter (normally `crosscheck serve-adapter`, docs/se
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import proxy  # noqa: E402
 from proxy import Obj, dumps, loads  # noqa: E402

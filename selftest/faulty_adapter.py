@@ -18,6 +18,7 @@ import os
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import proxy  # noqa: E402  (beside this file)
 from proxy import Num, Obj, at_pointer, dumps, loads, walk_values  # noqa: E402

@@ -13,6 +13,7 @@ table works.
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "selftest"))
 import faulty_adapter  # noqa: E402
 
