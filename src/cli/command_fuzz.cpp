@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "baseline/classify.hpp"
 #include "campaign/campaign.hpp"
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
@@ -31,6 +32,7 @@ struct FuzzOptions {
   bool strict = false;
   std::string shard;  ///< "I/N"
   bool deterministic = false;
+  std::string baseline;  ///< --baseline: only buckets it does not know fail the run
   /// Adapter calls for reducing the run's findings at the end (0: off). Unset: 2000, or 0 for a
   /// --deterministic or --shard run (whose folders must merge into exactly one run's).
   std::optional<std::size_t> reduce_budget;
@@ -110,6 +112,8 @@ int fuzz(const FuzzOptions& o) {
   c.batch = o.batch;
   c.strict = o.strict;
   c.live = ::isatty(2);
+  std::optional<baseline::Baseline> known;
+  if (!o.baseline.empty()) known = baseline::load_baseline(o.baseline);  // a bad file: exit 2 before fuzzing
   auto ir = load_ir_or_fail(o.adapters.schema);
   differential::install_stop_handlers();
   auto set = o.adapters.start();
@@ -129,9 +133,11 @@ int fuzz(const FuzzOptions& o) {
     std::cerr << "interrupted: everything found so far is in " << c.out
               << "; run the same command to resume\n";
   reduce_findings(o, ir, *set, interrupted, c.seconds);
+  int exit_code = summary.exit_code;
+  if (known) exit_code = baseline::check_run_folder(*known, c.out, o.strict, std::cout);
   // Keep this last: the reports show what the steps above added (e.g. minimized findings).
   report::write_run_reports(c.out, std::cerr);
-  return summary.exit_code;
+  return exit_code;
 }
 
 const Registration kFuzz{CommandSpec{
@@ -156,6 +162,9 @@ const Registration kFuzz{CommandSpec{
       sub.add_option("--seeds", o->seeds, "Extra seed files or folders (any bytes)");
       sub.add_option("--batch", o->batch, "Requests per adapter batch")->check(CLI::Range(1, 100000));
       sub.add_flag("--strict", o->strict, "Fail on implementation-defined divergences too");
+      sub.add_option(
+          "--baseline", o->baseline,
+          "Known-divergence baseline (docs/baseline.md): only buckets it does not cover fail the run");
       sub.add_option("--shard", o->shard,
                      "I/N: do only the iterations i with i % N == I of this seed's run (join the shards' "
                      "folders with crosscheck merge)");
