@@ -51,15 +51,27 @@ std::string random_integer(Rng& rng, std::int64_t lo, std::int64_t hi) {
 }
 
 std::string random_number(Rng& rng) {
+  // Two draws are never operands of one expression: the order in which `a + b` (or f(a, b))
+  // evaluates its operands is unspecified, and g++ and clang differ, so the same seed would give
+  // different numbers in different builds. Each draw gets its own statement.
   switch (rng.below(6)) {
     case 0:
       return std::to_string(rng.between(-1000, 1000));
-    case 1:
-      return std::to_string(rng.between(0, 9)) + "." + std::to_string(rng.between(0, 999));
-    case 2:
-      return "-" + std::to_string(rng.between(0, 99)) + "." + std::to_string(rng.between(1, 99));
-    case 3:
-      return std::to_string(rng.between(1, 9)) + "E" + std::to_string(rng.between(-5, 10));
+    case 1: {
+      const std::int64_t whole = rng.between(0, 9);
+      const std::int64_t fraction = rng.between(0, 999);
+      return std::to_string(whole) + "." + std::to_string(fraction);
+    }
+    case 2: {
+      const std::int64_t whole = rng.between(0, 99);
+      const std::int64_t fraction = rng.between(1, 99);
+      return "-" + std::to_string(whole) + "." + std::to_string(fraction);
+    }
+    case 3: {
+      const std::int64_t mantissa = rng.between(1, 9);
+      const std::int64_t exponent = rng.between(-5, 10);
+      return std::to_string(mantissa) + "E" + std::to_string(exponent);
+    }
     case 4:
       return "0.5";
     default:
@@ -86,8 +98,11 @@ json::Value random_any(Rng& rng, std::size_t depth) {
     default: {
       json::Value object = json::Value::object();
       for (std::uint64_t i = 0, n = rng.below(4); i < n; ++i) {
-        // Distinct keys: duplicates are implementation-defined input.
-        object.add("k" + std::to_string(i) + (rng.chance(0.3) ? "\xc3\xa9" : ""), random_any(rng, depth - 1));
+        // Distinct keys: duplicates are implementation-defined input. Key first, then the value,
+        // in separate statements (argument evaluation order is unspecified).
+        std::string key = "k" + std::to_string(i) + (rng.chance(0.3) ? "\xc3\xa9" : "");
+        json::Value item = random_any(rng, depth - 1);
+        object.add(std::move(key), std::move(item));
       }
       return object;
     }

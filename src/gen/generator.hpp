@@ -18,6 +18,7 @@
 namespace crosscheck::gen {
 
 class ShapeFacts;  // shape_facts.hpp: ref targets, tags, minimum depths, subtree checks
+struct WalkNode;   // shape_walk.hpp: one position of a value with what constrains it
 
 struct GenOptions {
   std::size_t max_depth = 8;  ///< recursion depth of generated values (refs included)
@@ -94,6 +95,10 @@ class Mutator {
   Mutant any(const schema::Root& root, const json::Value& value, std::uint64_t seed) const;
 
  private:
+  /// apply() with the value's walk shared between calls (filled by the first family that needs it).
+  std::optional<Mutant> apply(const schema::Root& root, const json::Value& value, Mutation mutation,
+                              std::uint64_t seed, std::optional<std::vector<WalkNode>>& walked) const;
+
   const schema::Ir& ir_;
   std::shared_ptr<const ShapeFacts> facts_;
 };

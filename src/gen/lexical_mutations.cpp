@@ -67,7 +67,7 @@ constexpr std::array<std::string_view, 8> kIllegalWhitespace = {
     "\f",           "\v",   "\xc2\xa0",    "\xe2\x80\xa8", std::string_view("\0", 1),
     "\xef\xbb\xbf", "\x1c", "\xe3\x80\x80"};
 
-std::string replace_with_marker(const Value& root, const std::vector<std::size_t>& steps, const Value& marker,
+std::string replace_with_marker(const Value& root, const Steps& steps, const Value& marker,
                                 std::string_view token) {
   Value copy = root;
   locate(copy, steps) = marker;
@@ -80,7 +80,7 @@ std::optional<Mutant> mutate_integer_edge(MutationContext& ctx) {
   auto targets =
       ctx.targets([](const WalkNode& n) { return !n.opaque && n.value->is_number() && !n.integers.empty(); });
   if (targets.empty()) return std::nullopt;
-  const WalkNode& node = ctx.nodes[targets.front()];
+  const WalkNode& node = ctx.nodes()[targets.front()];
   std::vector<std::string> edges(kIntegerEdges.begin(), kIntegerEdges.end());
   // Just outside the schema's own bounds (boundedInteger), where SDKs that check them disagree.
   for (const schema::Shape* s : node.integers) {
@@ -99,7 +99,7 @@ std::optional<Mutant> mutate_integer_edge(MutationContext& ctx) {
 std::optional<Mutant> mutate_number_spelling(MutationContext& ctx) {
   auto targets = ctx.targets([](const WalkNode& n) { return n.value->is_number(); });
   for (std::size_t index : targets) {
-    const WalkNode& node = ctx.nodes[index];
+    const WalkNode& node = ctx.nodes()[index];
     auto respelled = respell_number(node.value->number_text(), ctx.rng);
     if (!respelled) continue;
     Value copy = ctx.value;
@@ -129,7 +129,7 @@ std::optional<Mutant> mutate_deep_nesting(MutationContext& ctx) {
   // An opaque position (any, or inside an unknown member) first; else a new unknown member.
   auto targets = ctx.targets([](const WalkNode& n) { return !n.steps.empty() && unconstrained(n); });
   if (!targets.empty()) {
-    const WalkNode& node = ctx.nodes[targets.front()];
+    const WalkNode& node = ctx.nodes()[targets.front()];
     const std::size_t levels = target > node.steps.size() ? target - node.steps.size() : 1;
     return ctx.make(replace_with_marker(ctx.value, node.steps, marker, nest(levels)),
                     "opaque value at " + where(node.pointer) + " nested " + std::to_string(levels) +
@@ -144,7 +144,7 @@ std::optional<Mutant> mutate_deep_nesting(MutationContext& ctx) {
             }));
   });
   if (targets.empty()) return std::nullopt;
-  const WalkNode& node = ctx.nodes[targets.front()];
+  const WalkNode& node = ctx.nodes()[targets.front()];
   Value copy = ctx.value;
   Value& object = locate(copy, node.steps);
   std::string name;
@@ -167,7 +167,7 @@ std::optional<Mutant> mutate_string_edge(MutationContext& ctx) {
            (unconstrained(n) || (!n.strings.empty() && n.enums.empty() && n.literals.empty()));
   });
   if (targets.empty()) return std::nullopt;
-  const WalkNode& node = ctx.nodes[targets.front()];
+  const WalkNode& node = ctx.nodes()[targets.front()];
   std::string token(kStringEdges[ctx.rng.below(kStringEdges.size())]);
   if (ctx.rng.chance(0.1)) token = "\"" + std::string(4096 + ctx.rng.below(4096), 'a') + "\"";
   const Value marker = string_marker(ctx.rng.next());
@@ -188,7 +188,7 @@ std::optional<Mutant> mutate_invalid_utf8(MutationContext& ctx) {
   };
   auto targets = ctx.targets([](const WalkNode& n) { return n.value->is_string(); });
   if (!targets.empty()) {
-    const WalkNode& node = ctx.nodes[targets.front()];
+    const WalkNode& node = ctx.nodes()[targets.front()];
     const std::string inner = escape_inner(node.value->string_value());
     const std::string token =
         ctx.rng.chance(0.5) ? "\"" + std::string(bad) + inner + "\"" : "\"" + inner + std::string(bad) + "\"";

@@ -95,23 +95,27 @@ Mutator::Mutator(const schema::Ir& ir) : ir_(ir), facts_(std::make_shared<const 
 
 std::optional<Mutant> Mutator::apply(const schema::Root& root, const json::Value& value, Mutation mutation,
                                      std::uint64_t seed) const {
+  std::optional<std::vector<WalkNode>> walked;
+  return apply(root, value, mutation, seed, walked);
+}
+
+std::optional<Mutant> Mutator::apply(const schema::Root& root, const json::Value& value, Mutation mutation,
+                                     std::uint64_t seed, std::optional<std::vector<WalkNode>>& walked) const {
   schema::ShapePtr shape = ir_.root_shape(root);
   if (!shape) return std::nullopt;
-  MutationContext ctx{*facts_,
-                      root,
-                      *shape,
-                      value,
-                      mutation,
-                      Rng(mix_seed(seed, 1 + static_cast<std::uint64_t>(mutation))),
-                      walk(*facts_, *shape, value)};
+  MutationContext ctx{*facts_, root,     *shape,
+                      value,   mutation, Rng(mix_seed(seed, 1 + static_cast<std::uint64_t>(mutation))),
+                      walked};
   return dispatch(ctx);
 }
 
 Mutant Mutator::any(const schema::Root& root, const json::Value& value, std::uint64_t seed) const {
   const std::vector<Mutation> families = all_mutations();
   const std::size_t start = static_cast<std::size_t>(mix_seed(seed, 0) % families.size());
+  std::optional<std::vector<WalkNode>> walked;  // one walk for every family tried
   for (std::size_t k = 0; k < families.size(); ++k) {
-    if (auto m = apply(root, value, families[(start + k) % families.size()], seed)) return std::move(*m);
+    if (auto m = apply(root, value, families[(start + k) % families.size()], seed, walked))
+      return std::move(*m);
   }
   // Unreachable: the byte order mark applies to every value.
   return Mutant{"\xEF\xBB\xBF", Mutation::kBom, "byte order mark alone", ""};

@@ -163,9 +163,9 @@ void ShapeFacts::compute_min_depths() {
   }
 }
 
-CheckStatus ShapeFacts::check(const Shape& shape, const json::Value& value) const {
-  // A fresh checker per call: its memo keys on value addresses, which change between calls.
-  decoder::detail::Checker checker(*index_, nullptr, json::ParseLimits{}.max_depth, 64);
+namespace {
+
+CheckStatus status_of(decoder::detail::Checker& checker, const Shape& shape, const json::Value& value) {
   std::vector<decoder::Diagnostic> out;
   switch (checker.run(shape, value, out)) {
     case decoder::detail::Status::kClean:
@@ -175,6 +175,25 @@ CheckStatus ShapeFacts::check(const Shape& shape, const json::Value& value) cons
     default:
       return CheckStatus::kError;
   }
+}
+
+}  // namespace
+
+CheckStatus ShapeFacts::check(const Shape& shape, const json::Value& value) const {
+  // A fresh checker per call: its memo keys on value addresses, which change between calls. No
+  // diagnostics (max 0): only the status is needed, and writing messages cost more than the check.
+  decoder::detail::Checker checker(*index_, nullptr, json::ParseLimits{}.max_depth, 0);
+  return status_of(checker, shape, value);
+}
+
+ShapeFacts::SubtreeChecker::SubtreeChecker(const ShapeFacts& facts)
+    : checker_(std::make_unique<decoder::detail::Checker>(*facts.index_, nullptr,
+                                                          json::ParseLimits{}.max_depth, 0)) {}
+
+ShapeFacts::SubtreeChecker::~SubtreeChecker() = default;
+
+CheckStatus ShapeFacts::SubtreeChecker::check(const Shape& shape, const json::Value& value) {
+  return status_of(*checker_, shape, value);
 }
 
 }  // namespace crosscheck::gen

@@ -20,8 +20,9 @@
 #include "schema/ir.hpp"
 
 namespace crosscheck::decoder::detail {
+class Checker;
 class SchemaIndex;
-}
+}  // namespace crosscheck::decoder::detail
 
 namespace crosscheck::gen {
 
@@ -46,6 +47,21 @@ class ShapeFacts {
   bool satisfiable(const schema::Shape& shape) const { return min_depth(shape) != kUnsatisfiable; }
   /// The decoder's structural check of `value` against `shape` (any node, not only roots).
   CheckStatus check(const schema::Shape& shape, const json::Value& value) const;
+
+  /// The same check, many times over one value tree that does not change meanwhile (a walk): one
+  /// memo of (node, value address) for every call, so a subtree below several nested untagged
+  /// unions is checked once, not once per level. Only the status is computed (no diagnostics).
+  class SubtreeChecker {
+   public:
+    explicit SubtreeChecker(const ShapeFacts& facts);
+    ~SubtreeChecker();
+    SubtreeChecker(const SubtreeChecker&) = delete;
+    SubtreeChecker& operator=(const SubtreeChecker&) = delete;
+    CheckStatus check(const schema::Shape& shape, const json::Value& value);
+
+   private:
+    std::unique_ptr<decoder::detail::Checker> checker_;
+  };
   /// Every shape reachable from the roots (refs followed), in a stable order.
   const std::vector<const schema::Shape*>& reachable() const { return reachable_; }
 

@@ -19,28 +19,32 @@ constexpr std::size_t kMaxLevels = 512;  // positions listed below the root: bou
 
 class Walker {
  public:
-  Walker(const ShapeFacts& facts, std::vector<WalkNode>& out) : facts_(facts), out_(out) {}
+  Walker(const ShapeFacts& facts, std::vector<WalkNode>& out) : facts_(facts), checker_(facts), out_(out) {}
 
-  void visit(WalkNode node) {
-    for (const Shape* s : node.declared) collect(node, s, 0);
+  /// Fills in out_[self] (steps, pointer, value, declared already set), then lists its children
+  /// after it. Nodes are built in place and reached by index: out_ may grow while children are added.
+  void visit(std::size_t self) {
+    for (std::size_t i = 0; i < out_[self].declared.size(); ++i)
+      collect(out_[self], out_[self].declared[i], 0);
+    const WalkNode& node = out_[self];
     const Value& value = *node.value;
+    if (node.steps.size() >= kMaxLevels || !(value.is_object() || value.is_array())) return;
+    // Children of an opaque position, or of one with no object or array shape, are opaque.
     const bool opaque = node.opaque || (node.objects.empty() && node.arrays.empty());
-    const std::size_t self = out_.size();
-    out_.push_back(std::move(node));
-    // Children are built from a copy of what they need: out_ may reallocate below.
-    const WalkNode parent = out_[self];
-    if (parent.steps.size() >= kMaxLevels) return;
     if (value.is_object()) {
+      const auto& members = value.members();
       // The decoder reads each key's last occurrence; earlier duplicates are not positions.
       std::unordered_map<std::string_view, std::size_t> last;
-      for (std::size_t i = 0; i < value.members().size(); ++i) last[value.members()[i].key] = i;
-      for (std::size_t i = 0; i < value.members().size(); ++i) {
-        const json::Member& m = value.members()[i];
-        if (last[m.key] != i) continue;
-        WalkNode child = make_child(parent, i, m.value);
-        detail_pointer(child.pointer, m.key);
+      if (members.size() > kLinearKeys) {
+        for (std::size_t i = 0; i < members.size(); ++i) last[members[i].key] = i;
+      }
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        const json::Member& m = members[i];
+        if (members.size() > kLinearKeys ? last[m.key] != i : repeated_later(members, i)) continue;
+        WalkNode& child = add_child(self, i, m.value);
+        json::append_pointer_token(child.pointer, m.key);
         if (!opaque) {
-          for (const Shape* o : parent.objects) {
+          for (const Shape* o : out_[self].objects) {
             const Shape* declared = nullptr;
             for (const auto& p : o->properties) {
               if (p.wire_name == m.key) declared = p.shape.get();
@@ -51,36 +55,43 @@ class Walker {
           }
         }
         child.opaque = child.declared.empty();
-        visit(std::move(child));
+        visit(out_.size() - 1);
       }
-    } else if (value.is_array()) {
+    } else {
       for (std::size_t i = 0; i < value.items().size(); ++i) {
-        WalkNode child = make_child(parent, i, value.items()[i]);
+        WalkNode& child = add_child(self, i, value.items()[i]);
         child.pointer += "/" + std::to_string(i);
         if (!opaque) {
-          for (const Shape* a : parent.arrays) {
+          for (const Shape* a : out_[self].arrays) {
             if (a->items) child.declared.push_back(a->items.get());
           }
         }
         child.opaque = child.declared.empty();
-        visit(std::move(child));
+        visit(out_.size() - 1);
       }
     }
   }
 
  private:
-  static WalkNode make_child(const WalkNode& parent, std::size_t index, const Value& value) {
-    WalkNode child;
-    child.steps = parent.steps;
-    child.steps.push_back(index);
-    child.pointer = parent.pointer;
-    child.value = &value;
-    child.via_untagged = parent.via_untagged;
-    return child;
+  static constexpr std::size_t kLinearKeys = 16;  // up to this many members, no hash map for duplicates
+
+  static bool repeated_later(const std::vector<json::Member>& members, std::size_t i) {
+    for (std::size_t j = i + 1; j < members.size(); ++j) {
+      if (members[j].key == members[i].key) return true;
+    }
+    return false;
   }
 
-  static void detail_pointer(std::string& pointer, std::string_view key) {
-    json::append_pointer_token(pointer, key);
+  /// A new node after the others for item or member `index` of out_[parent]; valid until the next add.
+  WalkNode& add_child(std::size_t parent, std::size_t index, const Value& value) {
+    WalkNode& child = out_.emplace_back();
+    const WalkNode& p = out_[parent];
+    child.steps = p.steps;
+    child.steps.push_back(index);
+    child.pointer = p.pointer;
+    child.value = &value;
+    child.via_untagged = p.via_untagged;
+    return child;
   }
 
   void collect(WalkNode& node, const Shape* shape, int hops) {
@@ -111,7 +122,7 @@ class Walker {
         }
         UntaggedUnionAt at{shape, {}};
         for (std::size_t i = 0; i < shape->variants.size(); ++i) {
-          if (shape->variants[i] && facts_.check(*shape->variants[i], value) != CheckStatus::kError)
+          if (shape->variants[i] && checker_.check(*shape->variants[i], value) != CheckStatus::kError)
             at.matched.push_back(i);
         }
         node.untagged.push_back(at);
@@ -159,21 +170,40 @@ class Walker {
   }
 
   const ShapeFacts& facts_;
+  ShapeFacts::SubtreeChecker checker_;  // one memo for the whole walk: the value does not change
   std::vector<WalkNode>& out_;
 };
 
 }  // namespace
 
+namespace {
+
+/// Values in `value` down to kMaxLevels below it: room for the walk's list up front (a node is a few
+/// hundred bytes; growing the list moved every node several times).
+std::size_t count_values(const Value& value, std::size_t level) {
+  std::size_t n = 1;
+  if (level >= kMaxLevels) return n;
+  if (value.is_object()) {
+    for (const auto& m : value.members()) n += count_values(m.value, level + 1);
+  } else if (value.is_array()) {
+    for (const auto& item : value.items()) n += count_values(item, level + 1);
+  }
+  return n;
+}
+
+}  // namespace
+
 std::vector<WalkNode> walk(const ShapeFacts& facts, const Shape& shape, const Value& value) {
   std::vector<WalkNode> out;
-  WalkNode root;
+  out.reserve(count_values(value, 0));
+  WalkNode& root = out.emplace_back();
   root.value = &value;
   root.declared.push_back(&shape);
-  Walker(facts, out).visit(std::move(root));
+  Walker(facts, out).visit(0);
   return out;
 }
 
-Value& locate(Value& root, const std::vector<std::size_t>& steps) {
+Value& locate(Value& root, const Steps& steps) {
   Value* at = &root;
   for (std::size_t index : steps) at = at->is_object() ? &at->members()[index].value : &at->items()[index];
   return *at;

@@ -8,6 +8,7 @@
 // tests read the union arms and enum values from them.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -18,6 +19,12 @@
 
 namespace crosscheck::gen {
 
+/// Lists of a few elements kept inside the node: a walk lists every position of a message, and one
+/// heap allocation per list and position was most of its cost.
+template <class T, std::size_t N = 2>
+using SmallList = boost::container::small_vector<T, N>;
+using Steps = SmallList<std::size_t, 12>;
+
 struct TaggedUnionAt {
   const schema::Shape* node;
   int selected;  ///< arm index; -1 unknown tag, -2 no string tag
@@ -25,21 +32,21 @@ struct TaggedUnionAt {
 
 struct UntaggedUnionAt {
   const schema::Shape* node;
-  std::vector<std::size_t> matched;  ///< arms the value satisfies
+  SmallList<std::size_t> matched;  ///< arms the value satisfies
 };
 
 struct WalkNode {
-  std::vector<std::size_t> steps;  ///< member index (objects) or item index (arrays) from the root
-  std::string pointer;             ///< RFC 6901
+  Steps steps;          ///< member index (objects) or item index (arrays) from the root
+  std::string pointer;  ///< RFC 6901
   const json::Value* value = nullptr;
   bool opaque = false;        ///< no schema constraint: inside `any` or an unknown member
   bool via_untagged = false;  ///< reached through an untagged union's arm (changes may switch arms)
   bool any = false;           ///< some conjunct is `any`
-  std::vector<const schema::Shape*> declared;  ///< as the parent declares it (unresolved)
-  std::vector<const schema::Shape*> objects, arrays, enums, integers, numbers, strings, literals, nulls;
-  std::vector<const schema::Shape*> leaves;  ///< every constraint other than `any` (booleans included)
-  std::vector<TaggedUnionAt> tagged;
-  std::vector<UntaggedUnionAt> untagged;
+  SmallList<const schema::Shape*> declared;  ///< as the parent declares it (unresolved)
+  SmallList<const schema::Shape*> objects, arrays, enums, integers, numbers, strings, literals, nulls;
+  SmallList<const schema::Shape*> leaves;  ///< every constraint other than `any` (booleans included)
+  SmallList<TaggedUnionAt, 1> tagged;
+  SmallList<UntaggedUnionAt, 1> untagged;
 };
 
 /// True when nothing but `any` constrains the node: any JSON value is accepted there.
@@ -52,6 +59,6 @@ inline bool unconstrained(const WalkNode& node) {
 std::vector<WalkNode> walk(const ShapeFacts& facts, const schema::Shape& shape, const json::Value& value);
 
 /// The value at `steps` inside `root` (as recorded by walk() on an equal tree).
-json::Value& locate(json::Value& root, const std::vector<std::size_t>& steps);
+json::Value& locate(json::Value& root, const Steps& steps);
 
 }  // namespace crosscheck::gen

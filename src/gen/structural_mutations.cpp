@@ -82,7 +82,7 @@ std::optional<Mutant> mutate_unknown_member(MutationContext& ctx) {
   if (targets.empty())
     targets = ctx.targets([](const WalkNode& n) { return n.value->is_object() && n.opaque; });
   if (targets.empty()) return std::nullopt;
-  const WalkNode& node = ctx.nodes[targets.front()];
+  const WalkNode& node = ctx.nodes()[targets.front()];
   Value copy = ctx.value;
   Value& object = locate(copy, node.steps);
   const std::string name = fresh_name(object, ctx.rng);
@@ -97,63 +97,63 @@ std::optional<Mutant> mutate_unknown_member(MutationContext& ctx) {
 }
 
 std::optional<Mutant> mutate_unknown_enum(MutationContext& ctx) {
-  auto targets = ctx.targets([](const WalkNode& n) {
+  auto targets = ctx.targets_direct_first([](const WalkNode& n) {
     if (n.opaque || !n.value->is_string() || n.enums.empty() || !n.literals.empty()) return false;
     return std::all_of(n.enums.begin(), n.enums.end(), [](const Shape* e) { return e->open_strings; });
   });
   Best best;
   const std::string unknown = "x-cc-unknown-" + std::to_string(ctx.rng.below(1000));
   for (std::size_t i = 0; i < targets.size() && i < kMaxTries; ++i) {
-    const WalkNode& node = ctx.nodes[targets[i]];
+    const WalkNode& node = ctx.nodes()[targets[i]];
     Value copy = ctx.value;
     locate(copy, node.steps) = Value::string(unknown);
-    std::string bytes = json::write(copy);
-    auto result = ctx.decode(bytes);
+    auto result = ctx.check(copy);
     const bool strong = result.accepted && has_diagnostic(result, node.pointer, "unknown_enum");
-    if (best.offer(ctx.make(std::move(bytes),
-                            "unknown enum value \"" + unknown + "\" at " + where(node.pointer), node.pointer),
-                   strong))
+    if (best.offer(strong, [&] {
+          return ctx.make(json::write(copy),
+                          "unknown enum value \"" + unknown + "\" at " + where(node.pointer), node.pointer);
+        }))
       break;
   }
   return best.take();
 }
 
 std::optional<Mutant> mutate_unknown_tag(MutationContext& ctx) {
-  auto targets = ctx.targets([](const WalkNode& n) {
+  auto targets = ctx.targets_direct_first([](const WalkNode& n) {
     return !n.opaque &&
            std::any_of(n.tagged.begin(), n.tagged.end(), [](const auto& t) { return t.selected >= 0; });
   });
   Best best;
   const std::string unknown = "x-cc.unknown." + std::to_string(ctx.rng.below(1000));
   for (std::size_t i = 0; i < targets.size() && i < kMaxTries; ++i) {
-    const WalkNode& node = ctx.nodes[targets[i]];
+    const WalkNode& node = ctx.nodes()[targets[i]];
     const std::string& name = *node.tagged.front().node->discriminator;
     Value copy = ctx.value;
     Value& object = locate(copy, node.steps);
     for (auto& m : object.members()) {
       if (m.key == name) m.value = Value::string(unknown);
     }
-    std::string bytes = json::write(copy);
-    auto result = ctx.decode(bytes);
+    auto result = ctx.check(copy);
     const bool strong = result.accepted && has_diagnostic(result, node.pointer, "unknown_variant");
-    if (best.offer(
-            ctx.make(std::move(bytes),
-                     "unknown " + name + " tag \"" + unknown + "\" at " + where(node.pointer), node.pointer),
-            strong))
+    if (best.offer(strong, [&] {
+          return ctx.make(json::write(copy),
+                          "unknown " + name + " tag \"" + unknown + "\" at " + where(node.pointer),
+                          node.pointer);
+        }))
       break;
   }
   return best.take();
 }
 
 std::optional<Mutant> mutate_broken_known_variant(MutationContext& ctx) {
-  auto targets = ctx.targets([](const WalkNode& n) {
+  auto targets = ctx.targets_direct_first([](const WalkNode& n) {
     return !n.opaque &&
            std::any_of(n.tagged.begin(), n.tagged.end(), [](const auto& t) { return t.selected >= 0; });
   });
   Best best;
   std::size_t tries = 0;
   for (std::size_t t = 0; t < targets.size() && tries < kMaxTries; ++t) {
-    const WalkNode& node = ctx.nodes[targets[t]];
+    const WalkNode& node = ctx.nodes()[targets[t]];
     // Edits that break the body but keep the tag: drop a required member, or confuse a member's type.
     struct Edit {
       std::string name;
@@ -179,15 +179,15 @@ std::optional<Mutant> mutate_broken_known_variant(MutationContext& ctx) {
         member = confuse(member);
         what = "'" + edit.name + "' as " + json::write(member);
       }
-      std::string bytes = json::write(copy);
-      auto result = ctx.decode(bytes);
+      auto result = ctx.check(copy);
       // A body that still decodes (the member was opaque, or another arm took it) is not broken:
       // never offer it, whatever order the walk visits positions in.
       if (result.accepted) continue;
       const bool strong = has_diagnostic(result, node.pointer, "invalid_known_variant");
-      if (best.offer(ctx.make(std::move(bytes), "known tag, broken body at " + node.pointer + ": " + what,
-                              node.pointer),
-                     strong))
+      if (best.offer(strong, [&] {
+            return ctx.make(json::write(copy), "known tag, broken body at " + node.pointer + ": " + what,
+                            node.pointer);
+          }))
         return best.take();
     }
   }
@@ -206,7 +206,7 @@ std::optional<Mutant> mutate_ambiguous_union(MutationContext& ctx) {
   Best best;
   std::size_t tries = 0;
   for (std::size_t t = 0; t < targets.size() && tries < kMaxTries; ++t) {
-    const WalkNode& node = ctx.nodes[targets[t]];
+    const WalkNode& node = ctx.nodes()[targets[t]];
     for (const auto& at : node.untagged) {
       if (at.node->mode != schema::UnionMode::kOneOf) continue;
       const Shape& u = *at.node;
@@ -235,14 +235,14 @@ std::optional<Mutant> mutate_ambiguous_union(MutationContext& ctx) {
           if (matches < 2) continue;
           Value copy = ctx.value;
           locate(copy, node.steps) = std::move(candidate);
-          std::string bytes = json::write(copy);
-          auto result = ctx.decode(bytes);
+          auto result = ctx.check(copy);
           const bool strong = has_diagnostic(result, node.pointer, "ambiguous_union");
-          if (best.offer(ctx.make(std::move(bytes),
-                                  "value matching " + std::to_string(matches) + " oneOf arms (with arm " +
-                                      std::to_string(j) + ") at " + node.pointer,
-                                  node.pointer),
-                         strong))
+          if (best.offer(strong, [&] {
+                return ctx.make(json::write(copy),
+                                "value matching " + std::to_string(matches) + " oneOf arms (with arm " +
+                                    std::to_string(j) + ") at " + node.pointer,
+                                node.pointer);
+              }))
             return best.take();
         }
       }
@@ -252,7 +252,7 @@ std::optional<Mutant> mutate_ambiguous_union(MutationContext& ctx) {
 }
 
 std::optional<Mutant> mutate_forbidden(MutationContext& ctx, bool as_null) {
-  auto targets = ctx.targets([](const WalkNode& n) {
+  auto targets = ctx.targets_direct_first([](const WalkNode& n) {
     return !n.opaque && n.value->is_object() &&
            std::any_of(n.objects.begin(), n.objects.end(),
                        [](const Shape* o) { return !o->forbidden_property_sets.empty(); });
@@ -262,7 +262,7 @@ std::optional<Mutant> mutate_forbidden(MutationContext& ctx, bool as_null) {
   Best best;
   std::size_t tries = 0;
   for (std::size_t t = 0; t < targets.size() && tries < kMaxTries; ++t) {
-    const WalkNode& node = ctx.nodes[targets[t]];
+    const WalkNode& node = ctx.nodes()[targets[t]];
     std::vector<const std::vector<std::string>*> sets;
     for (const Shape* o : node.objects) {
       for (const auto& set : o->forbidden_property_sets) sets.push_back(&set);
@@ -292,12 +292,12 @@ std::optional<Mutant> mutate_forbidden(MutationContext& ctx, bool as_null) {
         added += (added.empty() ? "" : ", ") + name + "=" + json::write(member);
         object.add(name, std::move(member));
       }
-      std::string bytes = json::write(copy);
-      auto result = ctx.decode(bytes);
+      auto result = ctx.check(copy);
       const bool strong = !result.accepted && has_diagnostic(result, node.pointer, "invalid_type");
-      if (best.offer(ctx.make(std::move(bytes), "forbidden members " + added + " at " + where(node.pointer),
-                              node.pointer),
-                     strong))
+      if (best.offer(strong, [&] {
+            return ctx.make(json::write(copy), "forbidden members " + added + " at " + where(node.pointer),
+                            node.pointer);
+          }))
         return best.take();
     }
   }
@@ -308,7 +308,7 @@ std::optional<Mutant> mutate_absent_null(MutationContext& ctx) {
   auto targets =
       ctx.targets([](const WalkNode& n) { return !n.opaque && n.value->is_object() && !n.objects.empty(); });
   for (std::size_t index : targets) {
-    const WalkNode& node = ctx.nodes[index];
+    const WalkNode& node = ctx.nodes()[index];
     std::vector<const schema::Property*> optional;
     for (const auto* p : properties(node)) {
       if (!is_required(node, p->wire_name)) optional.push_back(p);
@@ -336,12 +336,12 @@ std::optional<Mutant> mutate_absent_null(MutationContext& ctx) {
 }
 
 std::optional<Mutant> mutate_drop_required(MutationContext& ctx) {
-  auto targets =
-      ctx.targets([](const WalkNode& n) { return !n.opaque && n.value->is_object() && !n.objects.empty(); });
+  auto targets = ctx.targets_direct_first(
+      [](const WalkNode& n) { return !n.opaque && n.value->is_object() && !n.objects.empty(); });
   Best best;
   std::size_t tries = 0;
   for (std::size_t t = 0; t < targets.size() && tries < kMaxTries; ++t) {
-    const WalkNode& node = ctx.nodes[targets[t]];
+    const WalkNode& node = ctx.nodes()[targets[t]];
     std::vector<std::string> names;
     for (const auto* p : properties(node)) {
       if (is_required(node, p->wire_name) && node.value->contains(p->wire_name))
@@ -352,11 +352,11 @@ std::optional<Mutant> mutate_drop_required(MutationContext& ctx) {
       if (++tries > kMaxTries) break;
       Value copy = ctx.value;
       remove_member(locate(copy, node.steps), name);
-      std::string bytes = json::write(copy);
       const std::string path = child_pointer(node.pointer, name);
-      auto result = ctx.decode(bytes);
+      auto result = ctx.check(copy);
       const bool strong = has_diagnostic(result, path, "missing_required");
-      if (best.offer(ctx.make(std::move(bytes), "dropped required member " + path, path), strong))
+      if (best.offer(strong,
+                     [&] { return ctx.make(json::write(copy), "dropped required member " + path, path); }))
         return best.take();
     }
   }
@@ -367,18 +367,18 @@ std::optional<Mutant> mutate_type_confusion(MutationContext& ctx) {
   auto targets = ctx.targets([](const WalkNode& n) { return !unconstrained(n); });
   Best best;
   for (std::size_t i = 0; i < targets.size() && i < kMaxTries; ++i) {
-    const WalkNode& node = ctx.nodes[targets[i]];
+    const WalkNode& node = ctx.nodes()[targets[i]];
     Value copy = ctx.value;
     Value& at = locate(copy, node.steps);
     const std::string before = json::write(at);
     at = confuse(at);
-    std::string bytes = json::write(copy);
-    auto result = ctx.decode(bytes);
-    if (best.offer(ctx.make(std::move(bytes),
-                            "type confusion at " + node.pointer + ": " + before.substr(0, 40) + " -> " +
-                                json::write(at),
-                            node.pointer),
-                   !result.accepted))
+    auto result = ctx.check(copy);
+    if (best.offer(!result.accepted, [&] {
+          return ctx.make(
+              json::write(copy),
+              "type confusion at " + node.pointer + ": " + before.substr(0, 40) + " -> " + json::write(at),
+              node.pointer);
+        }))
       break;
   }
   return best.take();
@@ -390,7 +390,7 @@ std::optional<Mutant> mutate_empty_container(MutationContext& ctx) {
                          (n.value->is_array() && !n.value->items().empty()));
   });
   if (targets.empty()) return std::nullopt;
-  const WalkNode& node = ctx.nodes[targets.front()];
+  const WalkNode& node = ctx.nodes()[targets.front()];
   Value copy = ctx.value;
   Value& at = locate(copy, node.steps);
   at = at.is_object() ? Value::object() : Value::array();
@@ -404,7 +404,7 @@ std::optional<Mutant> mutate_duplicate_key(MutationContext& ctx) {
   auto targets =
       ctx.targets([](const WalkNode& n) { return n.value->is_object() && !n.value->members().empty(); });
   if (targets.empty()) return std::nullopt;
-  const WalkNode& node = ctx.nodes[targets.front()];
+  const WalkNode& node = ctx.nodes()[targets.front()];
   Value copy = ctx.value;
   Value& object = locate(copy, node.steps);
   auto& members = object.members();
