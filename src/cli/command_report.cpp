@@ -16,12 +16,14 @@ struct ReportOptions {
   std::string formats = "all";
   std::string out;
   bool partial = false;
+  std::string baseline;
 };
 
 int make_report(const ReportOptions& o) {
   unsigned formats = report::parse_formats(o.formats);
   report::LoadOptions load;
   load.allow_partial = o.partial;
+  load.baseline = o.baseline;
   report::RunData run = report::load_run(o.dir, load);
   std::string out = o.out.empty() ? (std::filesystem::path(o.dir) / "report").string() : o.out;
   auto written = report::write_reports(run, out, formats);
@@ -35,7 +37,8 @@ const Registration kReport{CommandSpec{
     "  crosscheck report crosscheck-out/                         # all reports into crosscheck-out/report/\n"
     "  crosscheck report nightly/ --format junit,markdown --out ci-reports/\n"
     "  cat nightly/report/summary.md >> \"$GITHUB_STEP_SUMMARY\"\n"
-    "  crosscheck report --partial nightly/       # a run that was killed before it finished",
+    "  crosscheck report --partial nightly/       # a run that was killed before it finished\n"
+    "  crosscheck report --baseline tests/data/baseline/known.json nightly/   # known buckets do not fail",
     [](CLI::App& sub) {
       auto o = std::make_shared<ReportOptions>();
       sub.add_option("run_dir", o->dir, "The --out folder of crosscheck fuzz")->required();
@@ -44,6 +47,10 @@ const Registration kReport{CommandSpec{
       sub.add_option("--out", o->out, "Folder for the reports (default RUN_DIR/report)");
       sub.add_flag("--partial", o->partial,
                    "Report a run without summary.json (interrupted or still running) from what is there");
+      sub.add_option(
+          "--baseline", o->baseline,
+          "Known divergences (crosscheck-baseline/1): their buckets are shown as known and do not fail "
+          "(default: the run's baseline-check.json, if any)");
       return [o] { return make_report(*o); };
     }}};
 

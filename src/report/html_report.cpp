@@ -57,13 +57,14 @@ th{background:#f6f8fa}td.num,th.num{text-align:right}
 nav a{margin-right:1em}
 .matrix td{text-align:center;min-width:6.5em;font-size:12.5px}.matrix th.root{text-align:left;font-weight:normal}
 .cell-fail{background:#f4b4b4;color:#6b0f0f;font-weight:600}.cell-idef{background:#ffe08a;color:#5c4300}
+.cell-known{background:#e1d5f0;color:#3f2a66}
 .cell-ok{background:#c8e6c9;color:#1b5e20}.cell-na{background:#eee;color:#777}.cell-skew{background:#d6e4f5;color:#1d3c66}
 .cell-unfuzzed{background:#fafafa;color:#999}
 .matrix td a{color:inherit;text-decoration:none;display:block}
 .bucket{border:1px solid #d0d7de;border-left:6px solid #999;border-radius:4px;padding:.7em 1em;margin:1em 0}
-.bucket.fail{border-left-color:#c62828}.bucket.idef{border-left-color:#f9a825}
+.bucket.fail{border-left-color:#c62828}.bucket.idef{border-left-color:#f9a825}.bucket.known{border-left-color:#7e57c2}
 .badge{display:inline-block;border-radius:3px;padding:0 .4em;font-size:.85em;font-weight:600;margin-right:.4em}
-.badge.fail{background:#c62828;color:#fff}.badge.idef{background:#f9a825;color:#222}
+.badge.fail{background:#c62828;color:#fff}.badge.idef{background:#f9a825;color:#222}.badge.known{background:#7e57c2;color:#fff}
 .pair table{width:100%;table-layout:fixed}.pair th:nth-child(1),.pair th:nth-child(2){width:16%}
 td code{white-space:pre-wrap;word-break:break-all;overflow-wrap:anywhere}
 .pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1.2fr);gap:1em;align-items:start}
@@ -285,7 +286,8 @@ std::string matrix(const RunData& run) {
       "<p class=\"legend\">Each cell: the buckets on that root in which the implementation deviates from the "
       "others "
       "(the majority; on a tie, the C++ decoder). <span class=\"cell-fail\">failing</span><span "
-      "class=\"cell-idef\">implementation-defined only</span><span class=\"cell-ok\">fuzzed, no "
+      "class=\"cell-idef\">implementation-defined only</span><span class=\"cell-known\">known (baseline) "
+      "only</span><span class=\"cell-ok\">fuzzed, no "
       "divergence</span><span "
       "class=\"cell-skew\">skewed root (not compared)</span><span class=\"cell-na\">root missing</span><span "
       "class=\"cell-unfuzzed\">not fuzzed</span></p>\n";
@@ -302,13 +304,13 @@ std::string matrix(const RunData& run) {
         auto cell = row->second.find(impl);
         missing = cell != row->second.end() && cell->second.empty();
       }
-      std::size_t failing = 0, other = 0;
+      std::size_t failing = 0, other = 0, known = 0;
       const Bucket* first = nullptr;
       for (const auto& b : run.buckets) {
         if (std::find(b.roots.begin(), b.roots.end(), root) == b.roots.end() ||
             std::find(b.deviating.begin(), b.deviating.end(), impl) == b.deviating.end())
           continue;
-        ++(run.fails(b) ? failing : other);
+        ++(run.fails(b) ? failing : b.known ? known : other);
         if (!first) first = &b;
       }
       std::string cls, label;
@@ -318,7 +320,11 @@ std::string matrix(const RunData& run) {
             std::to_string(failing) + " failing" + (other ? ", " + std::to_string(other) + " impl-def." : "");
       } else if (other) {
         cls = "cell-idef";
-        label = std::to_string(other) + " impl-defined";
+        label =
+            std::to_string(other) + " impl-defined" + (known ? ", " + std::to_string(known) + " known" : "");
+      } else if (known) {
+        cls = "cell-known";
+        label = std::to_string(known) + " known";
       } else if (missing) {
         cls = "cell-na";
         label = "\u2014";
@@ -348,14 +354,22 @@ std::string bucket_section(const RunData& run, const Bucket& b, std::size_t numb
   const FindingFile& file = run.findings[b.shown];
   const findings::Finding& f = b.finding(run.findings);
   bool fails = run.fails(b);
-  std::string s =
-      "<section class=\"bucket " + std::string(fails ? "fail" : "idef") + "\" id=\"" + anchor(b) + "\">\n";
-  s += "<h3>" + std::to_string(number) + ". <span class=\"badge " +
-       (fails ? "fail\">fails the run" : "idef\">implementation-defined") + "</span>" +
-       text(differential::class_name(b.cls)) + " \u00b7 bucket " + code(b.id) + "</h3>\n";
+  std::string kind = fails ? "fail" : b.known ? "known" : "idef";
+  std::string s = "<section class=\"bucket " + kind + "\" id=\"" + anchor(b) + "\">\n";
+  s += "<h3>" + std::to_string(number) + ". <span class=\"badge " + kind + "\">" +
+       (fails     ? "fails the run"
+        : b.known ? "known"
+                  : "implementation-defined") +
+       "</span>" + text(differential::class_name(b.cls)) + " \u00b7 bucket " + code(b.id) + "</h3>\n";
   s += "<p>" + text(b.divergence.detail, 2000) + "</p>\n<p class=\"caption\">seen on " +
        std::to_string(b.roots.size()) + (b.roots.size() == 1 ? " root: " : " roots: ") + code_list(b.roots) +
        "<br>";
+  if (b.known) {
+    s += "known to the baseline: ";
+    for (std::size_t i = 0; i < b.known_entries.size(); ++i)
+      s += (i ? "; " : "") + text(b.known_entries[i], 500);
+    s += "<br>";
+  }
   if (!b.deviating.empty()) {
     s += "deviating: ";
     for (std::size_t i = 0; i < b.deviating.size(); ++i)
@@ -537,6 +551,18 @@ std::string html_report(const RunData& run) {
     h += "<dt>crosscheck</dt><dd>" + text(v && v->is_string() ? v->string_value() : "?") + "</dd>";
     h += "<dt>exit code</dt><dd>" + format_fixed(run.summary_number("exitCode"), 0) +
          (run.strict ? " (--strict: implementation-defined divergences fail too)" : "") + "</dd>";
+  }
+  if (!run.baseline.empty()) {
+    std::size_t known = 0;
+    for (const auto& b : run.buckets) known += b.known;
+    h +=
+        "<dt>baseline</dt><dd>" + code(run.baseline, 500) + ": " + std::to_string(known) + " known bucket(s)";
+    if (!run.stale_entries.empty()) {
+      h += "; entries not seen in this run: ";
+      for (std::size_t i = 0; i < run.stale_entries.size(); ++i)
+        h += (i ? ", " : "") + code(run.stale_entries[i], 200);
+    }
+    h += "</dd>";
   }
   h += "<dt>implementations</dt><dd>";
   for (std::size_t i = 0; i < run.implementations.size(); ++i)

@@ -75,8 +75,13 @@ std::string junit_report(const RunData& run) {
                xml_attribute(display_line(b.divergence.detail, 500)) + "\">" + body + "</failure>\n";
     } else {
       ++skipped;
-      cases += "      <skipped message=\"" +
-               xml_attribute("implementation-defined input: " + display_line(b.divergence.detail, 500)) +
+      std::string why = "implementation-defined input: ";
+      if (b.known) {
+        why = "known to the baseline (";
+        for (std::size_t i = 0; i < b.known_entries.size(); ++i) why += (i ? "; " : "") + b.known_entries[i];
+        why += "): ";
+      }
+      cases += "      <skipped message=\"" + xml_attribute(why + display_line(b.divergence.detail, 500)) +
                "\"/>\n      <system-out>" + body + "</system-out>\n";
     }
     cases += "    </testcase>\n";

@@ -32,6 +32,13 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
           format_fixed(run.summary_number("elapsed"), 1) + " s";
   }
   md += " · implementations " + list_code(run.implementations) + "\n\n";
+  if (!run.baseline.empty()) {
+    std::size_t known = 0;
+    for (const auto& b : run.buckets) known += b.known;
+    md += "Baseline " + code(run.baseline, 200) + ": " + std::to_string(known) + " known bucket(s)";
+    if (!run.stale_entries.empty()) md += "; entries not seen in this run: " + list_code(run.stale_entries);
+    md += "\n\n";
+  }
 
   md +=
       "| inputs generated | sent to adapters | divergent inputs | on contract inputs | buckets | finding "
@@ -93,8 +100,13 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
       const findings::Finding& f = b.finding(run.findings);
       md += "#### " + std::to_string(i + 1) + ". " + code(differential::class_name(b.cls)) + " on " +
             list_code(b.roots) + ": " + (b.deviating.empty() ? std::string("-") : list_code(b.deviating)) +
-            " deviates — " + (run.fails(b) ? "**fails the run**" : "implementation-defined") + "\n\n";
+            " deviates — " +
+            (run.fails(b) ? "**fails the run**"
+             : b.known    ? "known"
+                          : "implementation-defined") +
+            "\n\n";
       md += "Bucket " + code(b.id) + ": " + code(b.divergence.detail, 400) + "\n\n";
+      if (b.known) md += "Known to the baseline: " + list_code(b.known_entries) + "\n\n";
       if (!f.traits.empty()) md += "Input traits: " + list_code(f.traits) + "\n\n";
       md += "Payload, " + std::to_string(f.input.size()) + " bytes";
       if (b.shown_minimized) {

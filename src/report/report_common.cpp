@@ -62,15 +62,23 @@ std::map<std::string, double> summary_counts(const RunData& run, const char* key
 std::string run_status(const RunData& run) {
   std::size_t failing = 0;
   for (const auto& b : run.buckets) failing += run.fails(b);
-  std::size_t other = run.buckets.size() - failing;
-  std::string extra = other ? " (" + std::to_string(other) + " implementation-defined)" : "";
+  std::size_t known = 0;
+  for (const auto& b : run.buckets) known += b.known;
+  std::size_t other = run.buckets.size() - failing - known;
+  std::string extra;
+  if (other) extra += std::to_string(other) + " implementation-defined";
+  if (known) extra += (extra.empty() ? "" : ", ") + std::to_string(known) + " known to the baseline";
+  if (!extra.empty()) extra = " (" + extra + ")";
   if (run.partial)
     return "INCOMPLETE: the run did not finish; " + std::to_string(failing) + " failing bucket(s) so far";
-  if (run.summary_number("exitCode") != 0 || failing > 0)
-    return "FAILED: " + std::to_string(failing) + " bucket(s) of " +
+  // With a baseline the verdict is the buckets' (only new ones fail); without, the run's own exit code.
+  if (failing > 0 || (run.baseline.empty() && run.summary_number("exitCode") != 0))
+    return "FAILED: " + std::to_string(failing) + (run.baseline.empty() ? "" : " new") + " bucket(s) of " +
            (run.strict ? std::string("divergences (strict)") : std::string("contract divergences")) + extra;
   if (run.buckets.empty()) return "passed: no divergence";
-  return "passed: no contract divergence" + extra;
+  return std::string(run.baseline.empty() ? "passed: no contract divergence"
+                                          : "passed: no new contract divergence") +
+         extra;
 }
 
 unsigned parse_formats(const std::string& list) {
@@ -113,6 +121,8 @@ std::string buckets_jsonl(const RunData& run) {
     o.add("deviating", strings(b.deviating));
     o.add("implementationDefined", json::Value::boolean(b.implementation_defined));
     o.add("fails", json::Value::boolean(run.fails(b)));
+    o.add("known", json::Value::boolean(b.known));
+    o.add("baselineEntries", strings(b.known_entries));
     o.add("detail", json::Value::string(b.divergence.detail));
     o.add("signature", json::Value::string(b.signature));
     std::vector<std::string> files, replay;

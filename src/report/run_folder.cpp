@@ -8,6 +8,9 @@
 #include <set>
 #include <sstream>
 
+#include "baseline/baseline.hpp"
+#include "baseline/classify.hpp"
+#include "baseline/run_folder.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "report/escape.hpp"
@@ -88,6 +91,57 @@ Loaded load_finding(const fs::path& p) {
                               uint_field(*r, "bytesBefore"), uint_field(*r, "bytesAfter")};
   }
   return out;
+}
+
+/// Marks the buckets the baseline knows: by classifying the run now (--baseline), or from the
+/// baseline-check.json a `fuzz --baseline` / `baseline check` left in the folder.
+void apply_baseline(RunData& data, const fs::path& root, const std::string& path) {
+  std::map<std::string, Bucket*> by_id;
+  for (auto& b : data.buckets) by_id[b.id] = &b;
+  if (!path.empty()) {
+    baseline::Baseline known = baseline::load_baseline(path);
+    baseline::RunFolder folder = baseline::load_run_folder(data.dir);
+    auto c = baseline::classify(known, baseline::occurrences({folder}), folder.implementations);
+    std::map<std::string, const baseline::Entry*> entries;
+    for (const auto& e : known.entries) entries[e.id] = &e;
+    for (const auto& r : c.buckets) {
+      auto it = by_id.find(r.bucket);
+      if (r.is_new || it == by_id.end()) continue;
+      it->second->known = true;
+      for (const auto& id : r.entries) {
+        const baseline::Entry* e = entries.count(id) ? entries[id] : nullptr;
+        it->second->known_entries.push_back(
+            id + (e ? ": " + e->reason + (e->link.empty() ? "" : " (" + e->link + ")") : ""));
+      }
+    }
+    data.baseline = path;
+    data.stale_entries = c.stale;
+    return;
+  }
+  const fs::path check_file = root / "baseline-check.json";
+  json::Value check = read_json(check_file);
+  if (check.is_null()) return;
+  check_format(check_file, check, "crosscheck-baseline-check/1");
+  data.baseline = string_field(check, "baseline");
+  if (const json::Value* known = check.find("known"); known && known->is_array()) {
+    for (const auto& k : known->items()) {
+      auto it = by_id.find(string_field(k, "bucket"));
+      if (it == by_id.end()) continue;
+      it->second->known = true;
+      if (const json::Value* ids = k.find("entries"); ids && ids->is_array()) {
+        for (const auto& id : ids->items()) {
+          if (id.is_string()) it->second->known_entries.push_back(id.string_value());
+        }
+      }
+    }
+  }
+  if (const json::Value* stale = check.find("stale"); stale && stale->is_array()) {
+    for (const auto& s : stale->items()) {
+      if (s.is_string()) data.stale_entries.push_back(s.string_value());
+    }
+  }
+  data.notes.push_back("known buckets from baseline-check.json (written when the run was checked against " +
+                       data.baseline + "); pass --baseline to sort them again");
 }
 
 void add_unique(std::vector<std::string>& list, const std::string& s) {
@@ -344,18 +398,20 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
     }
     b.deviating = deviating_implementations(b.divergence, shown.results);
   }
+  if (const json::Value* s = data.summary.is_object() ? data.summary.find("strict") : nullptr;
+      s && s->is_bool())
+    data.strict = s->as_bool();
+  apply_baseline(data, root, options.baseline);
   std::stable_sort(data.buckets.begin(), data.buckets.end(), [&](const Bucket& a, const Bucket& b) {
     bool fa = data.fails(a), fb = data.fails(b);
     if (fa != fb) return fa;
+    if (a.known != b.known) return b.known;  // new implementation-defined before known
     if (class_rank(a.cls) != class_rank(b.cls)) return class_rank(a.cls) < class_rank(b.cls);
     if (a.files.size() != b.files.size()) return a.files.size() > b.files.size();
     return std::tie(a.roots, a.id) < std::tie(b.roots, b.id);
   });
 
   // Who, where, and which roots.
-  if (const json::Value* s = data.summary.is_object() ? data.summary.find("strict") : nullptr;
-      s && s->is_bool())
-    data.strict = s->as_bool();
   if (const json::Value* ids = data.summary.is_object() ? data.summary.find("implementations") : nullptr;
       ids && ids->is_array()) {
     for (const auto& id : ids->items()) add_unique(data.implementations, string_field(id, "name"));

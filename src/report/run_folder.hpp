@@ -39,12 +39,14 @@ struct Bucket {
   std::string root;                ///< root of the shown payload
   std::vector<std::string> roots;  ///< roots of all its files, sorted (a bucket is one fault, on any root)
   std::string signature;
-  bool implementation_defined = true;   ///< every occurrence was on an implementation-defined input
-  std::vector<std::size_t> files;       ///< indices into RunData::findings
-  std::size_t shown = 0;                ///< the file whose payload is shown (the smallest)
-  bool shown_minimized = false;         ///< the shown payload is that file's .min.json
-  differential::Divergence divergence;  ///< as recorded in the shown finding
-  std::vector<std::string> deviating;   ///< implementations that differ from the others
+  bool implementation_defined = true;      ///< every occurrence was on an implementation-defined input
+  std::vector<std::size_t> files;          ///< indices into RunData::findings
+  std::size_t shown = 0;                   ///< the file whose payload is shown (the smallest)
+  bool shown_minimized = false;            ///< the shown payload is that file's .min.json
+  differential::Divergence divergence;     ///< as recorded in the shown finding
+  std::vector<std::string> deviating;      ///< implementations that differ from the others
+  bool known = false;                      ///< every occurrence is covered by the baseline
+  std::vector<std::string> known_entries;  ///< "id: reason (link)" of the baseline entries that cover it
   const findings::Finding& finding(const std::vector<FindingFile>& all) const;
 };
 
@@ -60,19 +62,27 @@ struct RunData {
   std::map<std::string, std::map<std::string, std::string>> skew;  ///< root -> implementation -> closure
   std::vector<std::string> skewed_roots;
   bool strict = false;
-  std::vector<std::string> notes;  ///< things a reader should know (cut event lines, orphan files)
+  /// The baseline the buckets were sorted with ("" when none): --baseline, or the one named by a
+  /// RUN_DIR/baseline-check.json that `fuzz --baseline` or `baseline check` left.
+  std::string baseline;
+  std::vector<std::string> stale_entries;  ///< baseline entries that matched nothing in this run
+  std::vector<std::string> notes;          ///< things a reader should know (cut event lines, orphan files)
 
   /// "crosscheck replay <file>" for a finding file path, shell-quoted.
   static std::string replay_command(const std::string& path);
   /// A summary.json number (0 when absent).
   double summary_number(const char* key) const;
-  /// Does this bucket count as a failure of the run (contract divergence, or any under --strict)?
-  bool fails(const Bucket& b) const { return strict || !b.implementation_defined; }
+  /// Does this bucket fail the run: not known to the baseline, and a contract divergence (or any,
+  /// under --strict)?
+  bool fails(const Bucket& b) const { return !b.known && (strict || !b.implementation_defined); }
 };
 
 struct LoadOptions {
   /// Report a folder without summary.json (an interrupted or still running fuzz) from what is there.
   bool allow_partial = false;
+  /// A baseline (crosscheck-baseline/1) to sort the buckets into new and known with. Without one, a
+  /// RUN_DIR/baseline-check.json is used when present.
+  std::string baseline;
 };
 
 /// Throws Fatal (exit 2) naming the file for a folder that is not a finished run of this version.

@@ -102,6 +102,28 @@ rc=$?
 check "report --format junit,markdown writes just those" "[ $rc = 0 ] && [ -s '$OUT/r/junit.xml' ] && [ -s '$OUT/r/summary.md' ] && [ ! -e '$OUT/r/report.html' ]"
 "$CC" report "$RUN" --format pdf >"$OUT/r2.log" 2>&1
 check "an unknown format exits 2 naming it" "[ $? = 2 ] && grep -q \"unknown format 'pdf'\" '$OUT/r2.log'"
+# A baseline that knows every failing bucket: they become known (skipped in JUnit), the status passes.
+python3 - "$RUN" "$OUT/known.json" <<'PY'
+import json, sys
+buckets = [json.loads(l) for l in open(sys.argv[1] + '/report/buckets.jsonl')]
+entries = [{"id": "planted-%d" % i, "implementations": ["faulty"], "bucket": b["bucket"],
+            "reason": "the planted fault <b>x</b>", "link": "tests/fake_adapters/faulty_proxy.py"}
+           for i, b in enumerate(buckets) if b["fails"]]
+json.dump({"format": "crosscheck-baseline/1", "entries": entries}, open(sys.argv[2], "w"))
+PY
+"$CC" report "$RUN" --baseline "$OUT/known.json" --out "$OUT/k" >"$OUT/k.log" 2>&1
+rc=$?
+check "report --baseline: known buckets are skipped, the run passes" "[ $rc = 0 ] && grep -q 'passed: no new contract divergence' '$OUT/k.log' && python3 - '$OUT/k' <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+suite = ET.parse(sys.argv[1] + '/junit.xml').getroot().find('testsuite')
+assert suite.get('failures') == '0', suite.attrib
+known = [c for c in suite.iter('testcase') if c.find('skipped') is not None and 'known to the baseline (planted-' in c.find('skipped').get('message')]
+buckets = [json.loads(l) for l in open(sys.argv[1] + '/buckets.jsonl')]
+assert len(known) == sum(b['known'] for b in buckets) > 0
+assert 'the planted fault &lt;b&gt;x&lt;/b&gt;' in open(sys.argv[1] + '/report.html').read()
+PY"
+"$CC" report "$RUN" --baseline "$OUT/nowhere.json" >"$OUT/k2.log" 2>&1
+check "report --baseline with a missing file exits 2" "[ $? = 2 ]"
 cp -r "$RUN" "$OUT/bad"
 rm -r "$OUT/bad/summary.json" "$OUT/bad/report"
 "$CC" report "$OUT/bad" >"$OUT/b1.log" 2>&1

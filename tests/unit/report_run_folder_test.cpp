@@ -221,6 +221,25 @@ TEST_F(RunFolder, IncompleteOrForeignFoldersAreRefusedNamingTheFile) {
   EXPECT_NE(message().find("run.json: missing"), std::string::npos);
 }
 
+TEST_F(RunFolder, ABaselineCheckInTheFolderMarksKnownBuckets) {
+  write(dir / "baseline-check.json",
+        "{\"format\":\"crosscheck-baseline-check/1\",\"baseline\":\"known.json\",\"known\":[{\"bucket\":"
+        "\"c0ffee0000000001\",\"entries\":[\"planted\"]}],\"stale\":[\"old-entry\"]}");
+  RunData run = load_run(dir.string());
+  ASSERT_EQ(run.buckets.size(), 2u);
+  const auto& known = *std::find_if(run.buckets.begin(), run.buckets.end(),
+                                    [](const Bucket& b) { return b.id == "c0ffee0000000001"; });
+  EXPECT_TRUE(known.known);
+  EXPECT_FALSE(run.fails(known));
+  EXPECT_EQ(run.stale_entries, std::vector<std::string>{"old-entry"});
+  EXPECT_EQ(run_status(run).rfind("passed: no new contract divergence", 0), 0u) << run_status(run);
+  std::string xml = junit_report(run);
+  EXPECT_NE(xml.find("failures=\"0\""), std::string::npos);
+  EXPECT_NE(xml.find("known to the baseline (planted)"), std::string::npos);
+  write(dir / "baseline-check.json", "{\"format\":\"crosscheck-baseline-check/0\"}");
+  EXPECT_THROW(load_run(dir.string()), Fatal);
+}
+
 TEST(ReportDeviating, MajorityThenTheCppDecoderOnATie) {
   differential::Divergence d;
   d.cls = DivergenceClass::kAcceptance;
