@@ -279,6 +279,10 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
     data.notes.push_back("summary.json is missing: the run did not finish; figures come from the event log");
   } else {
     check_format(summary_file, data.summary, kSummaryFormat);
+    if (const json::Value* i = data.summary.find("interrupted"); i && i->is_bool() && i->as_bool())
+      data.notes.push_back(
+          "the run was interrupted (Ctrl-C or a signal) before its time or input budget; run the "
+          "same crosscheck fuzz command to resume it");
   }
 
   const fs::path coverage_file = root / "coverage.json";
