@@ -32,8 +32,8 @@ ci_step() {
 }
 
 # ci_summary OUT_FILE TITLE VERDICT BASELINE_TXT REPORT_MD: the job's Markdown summary, the verdict
-# against the baseline first (the report itself judges every contract divergence), then the report's
-# summary; appended to GitHub's step summary when the job runs there.
+# and the baseline check first, then the report's summary (which marks the known buckets); appended to
+# GitHub's step summary when the job runs there.
 ci_summary() {
   local file=$1 title=$2 verdict=$3 baseline_txt=$4 report_md=$5
   {

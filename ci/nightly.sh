@@ -4,7 +4,7 @@
 # and matrix case candidates from the minimized findings. On one machine, or fanned out:
 #
 #   ci/nightly.sh [run] [options] [-- ADAPTER OPTIONS]       everything on this machine
-#   ci/nightly.sh shard --shard I/N [options] [-- ...]       one shard of the night: fuzz + reduction
+#   ci/nightly.sh shard --shard I/N [options] [-- ...]       one shard of the night: the fuzz run
 #   ci/nightly.sh finish [options] DIR... [-- ...]           merge the shards' folders, then the rest
 #
 # Options (environment defaults in brackets):
@@ -17,14 +17,16 @@
 #   --shard I/N       this machine's shard [CROSSCHECK_SHARD]
 #   --out DIR         output folder [CROSSCHECK_CI_OUT, crosscheck-ci/nightly]
 #   --baseline FILE   known divergences [CROSSCHECK_BASELINE, the shipped baseline]; --no-baseline
-#   --reduce-budget N adapter calls per finding for the reduction [CROSSCHECK_REDUCE_BUDGET, 2000]
+#   --reduce-budget N adapter calls for the whole reduction [CROSSCHECK_REDUCE_BUDGET, 20000]
 #   --fuzz-arg ARG    one more argument for crosscheck fuzz (repeatable; also $CROSSCHECK_FUZZ_ARGS)
 #   -- ...            adapter options for every command: --adapters, --adapter NAME=CMD, --schema
 #
 # Writes into OUT: run/ (the fuzz folder; in `finish`, the merge of the shards), shard-I/ (in `shard`),
 # reports/ (report.html, junit.xml, summary.md, buckets.jsonl), baseline.txt and baseline.json (new,
 # known and stale buckets; with a baseline),
-# matrix-candidates.json (structural-acceptance cases for a person to review). On GitHub the Markdown
+# matrix-candidates.json and matrix-candidates.review.json (structural-acceptance cases from the
+# minimized findings, and the ones where an SDK disagrees with the C++ decoder, for a person to review;
+# `crosscheck matrix seed --merge` adds them to a matrix without duplicates). On GitHub the Markdown
 # summary goes to $GITHUB_STEP_SUMMARY. Exit status: 0 no new divergence, 1 new divergences,
 # 2 usage, input or configuration error, 3 an adapter could not be started.
 set -uo pipefail
@@ -44,7 +46,7 @@ out=${CROSSCHECK_CI_OUT:-crosscheck-ci/nightly}
 shipped_baseline=$CI_ROOT/tests/data/baseline/known.json
 baseline=${CROSSCHECK_BASELINE-}
 [ -z "${CROSSCHECK_BASELINE+set}" ] && [ -f "$shipped_baseline" ] && baseline=$shipped_baseline
-reduce_budget=${CROSSCHECK_REDUCE_BUDGET:-2000}
+reduce_budget=${CROSSCHECK_REDUCE_BUDGET:-20000}
 read -ra fuzz_args <<<"${CROSSCHECK_FUZZ_ARGS:-}"
 adapter_args=()
 dirs=()
@@ -52,7 +54,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --time) time=${2:?--time needs a duration}; shift ;;
     --runs) runs=${2:?--runs needs a number}; shift ;;
-    --short) time=10s; reduce_budget=200 ;;
+    --short) time=10s; reduce_budget=1000 ;;
     --jobs) jobs=${2:?--jobs needs a number}; shift ;;
     --seed) seed=${2:?--seed needs a number}; shift ;;
     --shard) shard=${2:?--shard needs I/N}; shift ;;
@@ -81,6 +83,8 @@ mkdir -p "$out" || ci_fail "cannot create $out"
 rm -f "$out/baseline.txt" "$out/baseline.json" "$out/summary.md"  # from an earlier run in the same folder
 
 budget=(--time "$time")
+known=()  # the report marks the baseline's buckets as known
+[ -n "$baseline" ] && known=(--baseline "$baseline")
 [ -n "$runs" ] && budget=(--runs "$runs")
 
 # Fuzz into $1 (a shard when --shard is given); 0 and 1 are verdicts, anything else ends the job.
@@ -92,27 +96,13 @@ fuzz_into() {
   [ "$CI_STEP_RC" -le 1 ] || ci_fail "crosscheck fuzz failed (exit $CI_STEP_RC): see its message above" "$CI_STEP_RC"
 }
 
-# Minimize every finding that has no .min.json yet, within its bucket (the original stays beside it).
-# A finding the reducer declines (exit 2, e.g. no contract divergence to keep) is noted and skipped;
-# an adapter that cannot start (exit 3) ends the job.
+# Minimize one finding per bucket that has none minimized yet (crosscheck reduce RUN_DIR; the original
+# stays beside its .min.json). `crosscheck fuzz` already reduces at the end of a run on one machine
+# with a small budget of its own; this finishes the job, and does it all for a merged night (a shard
+# does not reduce: the same bucket would be minimized on every machine).
 reduce_findings() {
-  local f reduced=0 declined=0 rc one="$out/reduce-one.log"
-  ci_log "reduce: every finding of $1 without a .min.json, budget $reduce_budget calls each (log: $out/reduce.log)"
-  for f in "$1"/findings/*.json; do
-    case $f in *.min.json) continue ;; esac
-    [ -f "${f%.json}.min.json" ] && continue
-    "$CROSSCHECK" reduce --budget "$reduce_budget" --jobs "$jobs" "${adapter_args[@]}" "$f" >"$one" 2>&1
-    rc=$?
-    { echo "== $f (exit $rc)"; cat "$one"; } >>"$out/reduce.log"
-    case $rc in
-      0) reduced=$((reduced + 1)) ;;
-      3) cat "$one" >&2; ci_fail "crosscheck reduce: an adapter could not be started" 3 ;;
-      *) declined=$((declined + 1)); ci_log "reduce declined $f (exit $rc): $(tail -1 "$one")" ;;
-    esac
-  done
-  rm -f "$one"
-  ci_log "reduce: $reduced minimized, $declined declined"
-  CI_STEPS+=("reduce=$declined")
+  ci_step reduce "$CROSSCHECK" reduce "$1" --budget "$reduce_budget" --jobs "$jobs" "${adapter_args[@]}"
+  [ "$CI_STEP_RC" = 0 ] || ci_fail "crosscheck reduce $1 failed (exit $CI_STEP_RC)" "$CI_STEP_RC"
 }
 
 # Baseline sorting, reports, matrix candidates, step summary; sets verdict (0 or 1).
@@ -130,7 +120,7 @@ finish_run() {
     verdict=$(python3 -c 'import json,sys; print(1 if json.load(open(sys.argv[1])).get("exitCode", 0) else 0)' \
       "$run/summary.json") || ci_fail "$run/summary.json cannot be read"
   fi
-  ci_step report "$CROSSCHECK" report "$run" --out "$out/reports" ||
+  ci_step report "$CROSSCHECK" report "${known[@]}" "$run" --out "$out/reports" ||
     ci_fail "crosscheck report failed (exit $CI_STEP_RC)"
   ci_step matrix-seed "$CROSSCHECK" matrix seed --findings "$run/findings" --out "$out/matrix-candidates.json"
   [ "$CI_STEP_RC" -le 1 ] || ci_fail "crosscheck matrix seed failed (exit $CI_STEP_RC)"
@@ -146,12 +136,12 @@ case $mode in
   shard)
     folder="$out/shard-${shard%%/*}"
     fuzz_into "$folder"
-    reduce_findings "$folder"
     ci_log "shard $shard done: $folder (join the shards with: ci/nightly.sh finish DIR...)"
     exit 0
     ;;
   finish)
     ci_step merge "$CROSSCHECK" merge "$out/run" "${dirs[@]}" || ci_fail "crosscheck merge failed (exit $CI_STEP_RC)"
+    reduce_findings "$out/run"
     finish_run "$out/run"
     ;;
 esac

@@ -59,6 +59,8 @@ mkdir -p "$out" || ci_fail "cannot create $out"
 rm -f "$out/baseline.txt" "$out/baseline.json" "$out/summary.md"  # from an earlier run in the same folder
 
 budget=(--time "$time")
+known=()  # the report marks the baseline's buckets as known
+[ -n "$baseline" ] && known=(--baseline "$baseline")
 [ -n "$runs" ] && budget=(--runs "$runs")
 
 ci_step adapters "$CROSSCHECK" adapters "${adapter_args[@]}"
@@ -77,7 +79,7 @@ if [ -n "$baseline" ]; then
 else
   ci_log "no baseline: every contract divergence counts as new"
 fi
-ci_step report "$CROSSCHECK" report "$out/run" --out "$out/reports" ||
+ci_step report "$CROSSCHECK" report "${known[@]}" "$out/run" --out "$out/reports" ||
   ci_fail "crosscheck report failed (exit $CI_STEP_RC)"
 ci_summary "$out/summary.md" "crosscheck pull request" "$verdict" "$out/baseline.txt" "$out/reports/summary.md"
 

@@ -90,7 +90,8 @@ struct FindingFile {
 };
 
 struct CorpusFile {
-  std::string root, name, bytes;
+  std::string root, name;
+  fs::path path;  // read when copied: a night's corpora need not fit in memory together
 };
 
 /// One folder, read completely.
@@ -199,8 +200,9 @@ Folder load_folder(const fs::path& path, std::ostream& log) {
   for (const auto& root_dir : sorted_entries(path / "corpus")) {
     if (!fs::is_directory(root_dir, ec)) continue;
     for (const auto& p : sorted_entries(root_dir)) {
-      if (!fs::is_regular_file(p, ec) || p.filename().string().find(".tmp") != std::string::npos) continue;
-      f.corpus.push_back({root_dir.filename().string(), p.filename().string(), read_file(p)});
+      // ".<name>.tmp-<pid>": a write that a kill interrupted, never a corpus entry.
+      if (!fs::is_regular_file(p, ec) || p.filename().string().rfind('.', 0) == 0) continue;
+      f.corpus.push_back({root_dir.filename().string(), p.filename().string(), p});
     }
   }
   if (fs::path cov = path / "coverage.json"; fs::exists(cov)) {
@@ -588,7 +590,7 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
   for (const CorpusFile* c : new_corpus) {
     fs::create_directories(out / "corpus" / c->root, ec);
     if (ec) throw Fatal("cannot create " + (out / "corpus" / c->root).string() + ": " + ec.message());
-    findings::write_file_atomically((out / "corpus" / c->root / c->name).string(), c->bytes);
+    findings::write_file_atomically((out / "corpus" / c->root / c->name).string(), read_file(c->path));
   }
   for (const auto& ff : to_write)
     findings::write_file_atomically((out / "findings" / ff.name).string(), pretty(ff.value, 2));
