@@ -256,27 +256,33 @@ std::string describe(const std::multiset<DiagKey>& s) {
 /// A group that rejected the text itself (invalid_json) is just that: the structural errors the others
 /// found behind the same input do not make a different fault. When every group has the same codes and
 /// only the paths differ, that is said as "same-codes".
-template <class Groups>
-std::string differing_codes(const Groups& groups) {
-  std::map<std::set<std::string>, std::set<std::string>> by_codes;  // codes -> implementations
+template <class Groups, class Shape>
+std::string differing_codes(const Groups& groups, Shape&& shape) {
+  // Which (code, path shape) pairs each group has; a code differs for a group when one of its pairs
+  // is missing from another group, so an extra error under a code both sides use still shows.
+  std::map<std::set<std::string>, std::set<std::string>> by_pairs;  // pairs -> implementations
   for (const auto& [set, names] : groups) {
-    std::set<std::string> codes;
-    for (const auto& d : set) codes.insert(d.second);
-    if (codes.count("invalid_json")) codes = {"invalid_json"};
-    by_codes[codes].insert(names.begin(), names.end());
+    std::set<std::string> pairs;
+    for (const auto& d : set) pairs.insert(d.second + "@" + shape(d.first));
+    if (std::any_of(set.begin(), set.end(), [](const auto& d) { return d.second == "invalid_json"; })) {
+      pairs = {"invalid_json@"};
+    }
+    by_pairs[pairs].insert(names.begin(), names.end());
   }
   std::map<std::string, std::size_t> count;
-  for (const auto& [codes, names] : by_codes) {
-    for (const auto& c : codes) ++count[c];
+  for (const auto& [pairs, names] : by_pairs) {
+    for (const auto& p : pairs) ++count[p];
   }
   std::vector<std::pair<std::string, std::string>> parts;  // (who, codes of their own)
-  for (const auto& [codes, names] : by_codes) {
+  for (const auto& [pairs, names] : by_pairs) {
+    std::set<std::string> codes;
+    for (const auto& p : pairs) {
+      if (count[p] < by_pairs.size()) codes.insert(p.substr(0, p.find('@')));
+    }
     std::string who, mine;
     for (const auto& n : names) who += (who.empty() ? "" : ",") + n;
-    for (const auto& c : codes) {
-      if (count[c] < by_codes.size()) mine += "+" + c;
-    }
-    if (codes.empty()) mine = "none";
+    for (const auto& c : codes) mine += "+" + c;
+    if (pairs.empty()) mine = "none";
     if (!mine.empty()) parts.emplace_back(who, mine);
   }
   std::sort(parts.begin(), parts.end());
@@ -441,7 +447,8 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
       }
       detail += (detail.empty() ? "" : "; ") + who + ": " + describe(set);
     }
-    emit(cls, impls, what + detail, tuple, differing_codes(groups));
+    emit(cls, impls, what + detail, tuple,
+         differing_codes(groups, [&](const std::string& p) { return path_shape(p, options.known_names); }));
   };
 
   // Warnings among the implementations that accepted (and can report them): multisets.

@@ -253,5 +253,19 @@ TEST(Comparator, RoundTripBucketsNameTheKindOfChangeNotThePath) {
   EXPECT_NE(self(drop1).detail.find("/zz"), std::string::npos);
 }
 
+// An extra error under a code both sides use still shows in the bucket (codes are kept, paths decide
+// which of them differ): otherwise the fault would share a bucket with "same codes, other paths".
+TEST(Comparator, AnExtraErrorUnderASharedCodeIsNamed) {
+  std::set<std::string, std::less<>> known{"a", "b"};
+  CompareOptions o;
+  o.known_names = &known;
+  auto d = compare("r", kInput,
+                   {rejected("cpp", {{"/a", "invalid_type", "error"}}),
+                    rejected("faulty", {{"/a", "invalid_type", "error"}, {"/b", "invalid_type", "error"}})},
+                   o);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NE(d[0].signature.find("faulty:+invalid_type"), std::string::npos) << d[0].signature;
+}
+
 }  // namespace
 }  // namespace crosscheck::differential
