@@ -5,7 +5,10 @@
 # Builds the fuzz-bench preset (clang, libFuzzer, no ASan/UBSan) and fuzzes each target pinned to
 # CPU 0, from the seeds of fuzz/corpus/<target>/ that are 1-4 KB real-schema messages, with inputs
 # capped at 4 KB. Prints libFuzzer's final exec/s (wall clock) and executions per CPU second (user +
-# system time of the fuzzer process), which stays meaningful when other jobs share the core.
+# system time of the fuzzer process), which stays meaningful when other jobs share the core: on a
+# busy machine compare that column, not the wall-clock one. CROSSCHECK_STRUCTURED_ONE_IN (the share
+# of structure-aware mutations of fuzz_structured, default 1 in 16) is passed through. The cost of
+# gen::Mutator per family is printed by build/bench_mutator (docs/benchmarks.md).
 # Needs clang-14 with libFuzzer, GNU time (/usr/bin/time) and, optionally, taskset.
 set -eu
 cd "$(dirname "$0")/.."
