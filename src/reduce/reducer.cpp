@@ -428,9 +428,9 @@ std::vector<Value> replacements(const Value& v) {
     std::unordered_map<const Value*, std::size_t> counts;
     count_nodes(v, counts);
     std::vector<std::pair<std::size_t, std::size_t>> sized;  // (node count, child index)
-    for (std::size_t i = 0; i < child_count(v); ++i) {
-      if (child_count(child(v, i)) > 0) sized.emplace_back(counts[&child(v, i)], i);
-    }
+    // Scalar children too: a divergence may hang on one string or number, and `{"":"\t"}` should
+    // become `"\t"` (the bigger children are tried first).
+    for (std::size_t i = 0; i < child_count(v); ++i) sized.emplace_back(counts[&child(v, i)], i);
     std::sort(sized.rbegin(), sized.rend());
     for (std::size_t k = 0; k < sized.size() && k < 8; ++k) out.push_back(child(v, sized[k].second));
     const Value* cur = &v;
