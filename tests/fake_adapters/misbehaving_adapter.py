@@ -12,7 +12,8 @@ intercept_request and session_start. stdlib only.
 
 When a per-request fault fires (the trigger): a decode whose input bytes contain --marker (default
 FAULT); with --after N, every decode after the first N this process received; with --always, every
-decode; with --when-file F, only while the file F exists (so a test can turn a fault on and off).
+decode; with --when-file F, only while the file F exists (so a test can turn a fault on and off);
+with --once, only the first time in each process.
 
 Behaviours:
   none                  behave
@@ -97,8 +98,14 @@ class Adapter:
         self.received = 0
         self.last_id = None
         self.silent = False  # hang-forever or close-stdout fired: read on, answer nothing
+        self.fired = False
 
     def triggered(self, raw):
+        fire = self.fires(raw) and not (self.args.once and self.fired)
+        self.fired = self.fired or fire
+        return fire
+
+    def fires(self, raw):
         a = self.args
         if a.when_file and not os.path.exists(a.when_file):
             return False
@@ -198,6 +205,7 @@ def main():
     parser.add_argument("--flood-bytes", type=int, default=300 << 20)
     parser.add_argument("--bloat-bytes", type=int, default=4 << 20)
     parser.add_argument("--when-file")
+    parser.add_argument("--once", action="store_true")
     parser.add_argument("--pid-file")
     parser.add_argument("--log")
     args = parser.parse_args()

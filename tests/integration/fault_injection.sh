@@ -134,10 +134,10 @@ check "run/exit-after-hello: ends within 15 s with a start error or crash findin
 section_fuzz() {
 # 3. crosscheck fuzz against adapters that misbehave every so often: the run ends on time with
 # findings of the right class, all complete.
-fuzz_case() {  # name class adapter-args
+fuzz_case() {  # name class adapter-args [fuzz-args]
   local dir="$OUT/fuzz-$1" t0 rc
   t0=$(now)
-  "$CC" fuzz --time 3s --seed 4 --root intercept_request --deadline 1 --adapters cpp \
+  "$CC" fuzz --time 2s --seed 4 --root intercept_request --deadline 1 --adapters cpp ${4:---reduce-budget 0} \
     --adapter "bad=$BAD $3" --out "$dir" >"$dir.log" 2>&1
   rc=$?
   check "fuzz/$1: exit 1 within 40 s (rc $rc)" "[ $rc = 1 ] && within $t0 $(now) 40"
@@ -151,7 +151,7 @@ sys.exit(0 if any(dv["class"] == sys.argv[2] and dv["implementations"] == ["bad"
                   for f in glob.glob(sys.argv[1] + "/*.json") for dv in json.load(open(f))["divergences"]) else 1)
 PY
 }
-fuzz_case crash crash "--behaviour crash --after 40"
+fuzz_case crash crash "--behaviour crash --after 40" "--reduce-budget 300"  # the reducer meets crashes too
 fuzz_case hang timeout "--behaviour hang --after 60"
 fuzz_case hang-all timeout "--behaviour hang --always"
 fuzz_case long-line protocol "--behaviour long-line --after 80"
@@ -188,7 +188,7 @@ check "kill -9: the adapters end by themselves (stdin EOF)" "[ -z '$survivors' ]
 # What a kill during a write leaves: temporary files. They are neither findings nor corpus entries.
 printf '{"format":"crosscheck-finding/1","root":"intercept_req' >"$K/findings/.diverge-0000000000000000000000000000000000000000.json.tmp-2147483647"
 printf '{"jsonrpc":"2.0","id":' >"$K/corpus/intercept_request/.0000000000000000000000000000000000000000.tmp-2147483647"
-"$CC" fuzz --time 3s --seed 11 --root intercept_request --adapters cpp --adapter "bad=$BAD --behaviour none" \
+"$CC" fuzz --time 3s --seed 11 --root intercept_request --reduce-budget 0 --adapters cpp --adapter "bad=$BAD --behaviour none" \
   --out "$K" >"$OUT/k2.log" 2>&1
 rc=$?
 check "resume after kill -9: ends normally (rc $rc)" "[ $rc = 0 -o $rc = 1 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '$K/summary.json'"
@@ -205,11 +205,11 @@ check "resume: every finding complete, none lost ($before -> ${after:-none})" "[
 
 section_disk() {
 # 5. An output folder that fills up. The adapter answers normally at first (findings against the
-# C++ decoder are written), then with a 6 MB error message, whose finding cannot be written.
+# C++ decoder are written), then with a 10 MB error message, whose finding cannot be written.
 full_disk_case() {  # name out-dir [limit-in-KiB for RLIMIT_FSIZE]
   local name=$1 dir=$2 limit=${3:-} rc
-  local args=(fuzz --time 20s --seed 5 --root intercept_request --adapters cpp
-    --adapter "bad=$BAD --behaviour bloat --after 150 --bloat-bytes 6000000" --out "$dir")
+  local args=(fuzz --time 20s --seed 5 --root intercept_request --reduce-budget 0 --adapters cpp
+    --adapter "bad=$BAD --behaviour bloat --after 60 --once --bloat-bytes 10000000" --out "$dir")
   if [ -n "$limit" ]; then
     (ulimit -f "$limit"; trap '' XFSZ; exec "$CC" "${args[@]}") >"$OUT/$name.log" 2>&1
   else
@@ -231,7 +231,7 @@ check "RLIMIT_FSIZE with SIGXFSZ ignored makes a 3 MB write fail" "[ $probe_rc !
 full_disk_case full-disk-fsize "$OUT/fsize" 2048
 # A real full filesystem when this runs as root (CI may not: then only the case above runs).
 mkdir -p "$OUT/tmpfs"
-if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=4m tmpfs "$OUT/tmpfs" 2>/dev/null; then
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=8m tmpfs "$OUT/tmpfs" 2>/dev/null; then
   MOUNTED="$OUT/tmpfs"
   full_disk_case full-disk-tmpfs "$OUT/tmpfs/run"
   umount "$OUT/tmpfs" && MOUNTED=""
