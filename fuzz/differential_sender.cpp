@@ -256,10 +256,20 @@ void SenderLink::start() {
   std::error_code ec;
   const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   std::vector<std::string> env_text;
+  std::string asan_options = "strict_memcmp=0";
   for (char** e = environ; *e; ++e) {
-    if (std::strncmp(*e, kRoleVariable, std::strlen(kRoleVariable)) != 0) env_text.emplace_back(*e);
+    if (std::strncmp(*e, "ASAN_OPTIONS=", 13) == 0) {
+      asan_options = std::string(*e + 13) + ":" + asan_options;
+    } else if (std::strncmp(*e, kRoleVariable, std::strlen(kRoleVariable)) != 0) {
+      env_text.emplace_back(*e);
+    }
   }
   env_text.push_back(std::string(kRoleVariable) + "=sender");
+  // Only for the sender, which starts the adapters through Boost.Process: its environment lookup
+  // (boost/process/environment.hpp, find) compares "KEY=" against every entry with std::equal over
+  // the key's length, reading past entries shorter than the key, which ASan's strict memcmp check
+  // reports in the ASan build. The fuzzing process keeps the strict check.
+  env_text.push_back("ASAN_OPTIONS=" + asan_options);
   std::vector<char*> envp;
   for (auto& e : env_text) envp.push_back(e.data());
   envp.push_back(nullptr);
