@@ -22,6 +22,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -113,6 +114,13 @@ const Env& env() {
     if (!selected.ok()) {
       e->error = selected.error();
       return e;
+    }
+    // The adapter's environment (PYTHONDONTWRITEBYTECODE) goes into this process's instead, which
+    // the adapter inherits: Boost.Process's lookup of an added variable reads past environment
+    // entries shorter than its name, and this test also runs in the ASan build of the unit tests.
+    for (auto& config : selected.value()) {
+      for (const auto& [key, value] : config.spec.env) ::setenv(key.c_str(), value.c_str(), 1);
+      config.spec.env.clear();
     }
     // The IR outlives the set (a function-local static of the test support): no ownership here.
     std::shared_ptr<const schema::Ir> ir(real.ir.get(), [](const schema::Ir*) {});
