@@ -137,10 +137,11 @@ section_fuzz() {
 fuzz_case() {  # name class adapter-args [fuzz-args]
   local dir="$OUT/fuzz-$1" t0 rc
   t0=$(now)
-  "$CC" fuzz --time 2s --seed 4 --root intercept_request --deadline 1 --adapters cpp ${4:---reduce-budget 0} \
+  "$CC" fuzz --time 2s --seed 4 --root intercept_request --deadline 0.5 --adapters cpp ${4:---reduce-budget 0} \
     --adapter "bad=$BAD $3" --out "$dir" >"$dir.log" 2>&1
   rc=$?
-  check "fuzz/$1: exit 1 within 40 s (rc $rc)" "[ $rc = 1 ] && within $t0 $(now) 40"
+  check "fuzz/$1: exit 1 within 30 s (rc $rc, $(python3 -c "print(round($(now) - $t0, 1))") s)" \
+    "[ $rc = 1 ] && within $t0 $(now) 30"
   check "fuzz/$1: '$2' findings of 'bad', every finding complete" \
     "has_class '$dir/findings' $2 && findings_complete '$dir/findings' 1 >/dev/null && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '$dir/summary.json'"
 }
@@ -152,10 +153,10 @@ sys.exit(0 if any(dv["class"] == sys.argv[2] and dv["implementations"] == ["bad"
 PY
 }
 fuzz_case crash crash "--behaviour crash --after 40" "--reduce-budget 300"  # the reducer meets crashes too
-fuzz_case hang timeout "--behaviour hang --after 60"
+fuzz_case hang timeout "--behaviour hang --after 150"
 fuzz_case hang-all timeout "--behaviour hang --always"
 fuzz_case long-line protocol "--behaviour long-line --after 80"
-fuzz_case close-stdout protocol "--behaviour close-stdout --after 50"
+fuzz_case close-stdout protocol "--behaviour close-stdout --after 150"
 
 }
 
