@@ -185,7 +185,9 @@ bool explained_by_safe_integer_rule(const differential::PayloadResults& p) {
     extra.erase(it);
   }
   bool fired = false;
-  for (const auto& [path, code, severity] : extra) {
+  for (const auto& diagnostic : extra) {
+    const auto& [path, code, severity] = diagnostic;
+    const std::string& at = path;  // clang 14 cannot capture a structured binding
     if (severity != "error") return false;
     if (std::find(big.begin(), big.end(), path) != big.end()) {
       fired = true;
@@ -193,7 +195,7 @@ bool explained_by_safe_integer_rule(const differential::PayloadResults& p) {
     }
     const bool container = code == "no_union_match" || code == "invalid_known_variant";
     const bool above = std::any_of(big.begin(), big.end(), [&](const std::string& b) {
-      return b.size() > path.size() && b.compare(0, path.size(), path) == 0 && b[path.size()] == '/';
+      return b.size() > at.size() && b.compare(0, at.size(), at) == 0 && b[at.size()] == '/';
     });
     if (!(container && above)) return false;
   }
