@@ -12,6 +12,7 @@
 #include "campaign/campaign.hpp"
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
+#include "cli/duration.hpp"
 #include "cli/schema_option.hpp"
 #include "reduce/reduce_files.hpp"
 #include "report/writers.hpp"
@@ -84,25 +85,11 @@ std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text) {
       "': expected I/N, shard I of N with 0 <= I < N (e.g. --shard 0/4, 1/4, 2/4 and 3/4 on four machines)");
 }
 
-/// "90", "90s", "5m", "1h", "1h30m", "2m30s" -> seconds; Fatal with the accepted forms otherwise.
-double parse_duration(const std::string& text) {
-  static const std::regex form(R"(^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s?)?$)");
-  std::smatch m;
-  double seconds = 0;
-  if (!text.empty() && std::regex_match(text, m, form)) {
-    if (m[1].matched) seconds += 3600 * std::stod(m[1]);
-    if (m[2].matched) seconds += 60 * std::stod(m[2]);
-    if (m[3].matched) seconds += std::stod(m[3]);
-    if (seconds > 0) return seconds;
-  }
-  throw Fatal("--time '" + text + "': expected a positive duration such as 30, 30s, 5m, 1h or 1h30m");
-}
-
 int fuzz(const FuzzOptions& o) {
   campaign::CampaignOptions c;
   if (!o.shard.empty()) std::tie(c.shard_index, c.shard_count) = parse_shard(o.shard);
   c.deterministic = o.deterministic;
-  if (!o.time.empty()) c.seconds = parse_duration(o.time);
+  if (!o.time.empty()) c.seconds = parse_duration("--time", o.time);
   if (o.runs) c.runs = o.runs;
   if (!c.seconds && !c.runs) c.seconds = 60;
   c.seed = o.seed;

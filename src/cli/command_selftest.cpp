@@ -3,10 +3,10 @@
 #include <ctime>
 #include <filesystem>
 #include <iostream>
-#include <regex>
 #include <sstream>
 
 #include "cli/command.hpp"
+#include "cli/duration.hpp"
 #include "cli/schema_option.hpp"
 #include "differential/adapter_config.hpp"
 #include "differential/adapter_pool.hpp"
@@ -40,20 +40,6 @@ struct SelftestOptions {
   std::string reduce_time = "60s";
   bool list = false;
 };
-
-/// "90", "90s", "5m", "1h", "1h30m" -> seconds; Fatal naming the option and the accepted forms.
-double parse_duration(const std::string& option, const std::string& text) {
-  static const std::regex form(R"(^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s?)?$)");
-  std::smatch m;
-  double seconds = 0;
-  if (!text.empty() && std::regex_match(text, m, form)) {
-    if (m[1].matched) seconds += 3600 * std::stod(m[1]);
-    if (m[2].matched) seconds += 60 * std::stod(m[2]);
-    if (m[3].matched) seconds += std::stod(m[3]);
-    if (seconds > 0) return seconds;
-  }
-  throw Fatal(option + " '" + text + "': expected a positive duration such as 30, 30s, 5m, 1h or 1h30m");
-}
 
 /// crosscheck-selftest/run-<UTC time>, with a suffix when that exists already.
 std::string default_out() {
