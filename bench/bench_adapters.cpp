@@ -30,12 +30,16 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "decoder/decoder.hpp"
 #include "differential/adapter_config.hpp"
 #include "differential/adapter_pool.hpp"
 #include "schema/loader.hpp"
 
 namespace {
+
+using crosscheck::bench::load_average;
+using crosscheck::bench::self_dir;
 
 using namespace crosscheck;
 using Clock = std::chrono::steady_clock;
@@ -45,23 +49,6 @@ std::string read_file(const std::filesystem::path& p) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-std::string load_average() {
-  double load[3] = {0, 0, 0};
-  if (::getloadavg(load, 3) != 3) return "unknown";
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%.2f %.2f %.2f (1/5/15 min; %ld cores)", load[0], load[1], load[2],
-                ::sysconf(_SC_NPROCESSORS_ONLN));
-  return buf;
-}
-
-std::string self_dir() {
-  std::string buf(4096, '\0');
-  ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
-  if (n <= 0) return ".";
-  buf.resize(static_cast<std::size_t>(n));
-  return std::filesystem::path(buf).parent_path().string();
 }
 
 // CPU seconds (user + system) this process has used so far.

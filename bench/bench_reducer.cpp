@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "decoder/decoder.hpp"
 #include "gen/generator.hpp"
 #include "json/write.hpp"
@@ -31,6 +32,9 @@
 
 namespace {
 
+using crosscheck::bench::load_average;
+using crosscheck::bench::self_dir;
+
 using namespace crosscheck;
 using Clock = std::chrono::steady_clock;
 
@@ -38,23 +42,6 @@ const std::vector<std::string> kHandMinimal = {
     R"({"jsonrpc":"2.0","id":0,"method":"hooks/intercept","params":{"protocolVersion":"draft","event":{"type":""},"capabilities":{"effects":[]}},"needle":0})",
     R"({"jsonrpc":"2.0","id":0,"method":"hooks/intercept","params":{"protocolVersion":"draft","event":{"type":"","needle":0},"capabilities":{"effects":[]}}})",
 };
-
-std::string load_average() {
-  double load[3] = {0, 0, 0};
-  if (::getloadavg(load, 3) != 3) return "unknown";
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%.2f %.2f %.2f (1/5/15 min; %ld cores)", load[0], load[1], load[2],
-                ::sysconf(_SC_NPROCESSORS_ONLN));
-  return buf;
-}
-
-std::string self_dir() {
-  std::string buf(4096, '\0');
-  ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
-  if (n <= 0) return ".";
-  buf.resize(static_cast<std::size_t>(n));
-  return std::filesystem::path(buf).parent_path().string();
-}
 
 struct Spot {
   std::vector<std::size_t> path;  // child positions
