@@ -71,6 +71,8 @@ enum class Mutation {
   kBom,                 ///< a byte order mark in front
   kWhitespace,          ///< unusual but legal (and illegal) whitespace between tokens
   kByteLevel,           ///< plain byte flips, insertions, deletions, truncation
+  kOpaqueNumber,        ///< a number a binary64 double cannot carry (0.10000000000000001, 2^53+1, 1E400)
+                        ///< where the decoder keeps it verbatim: `any`, unknown members
 };
 const char* mutation_name(Mutation m);  ///< "unknown-member", ...
 std::vector<Mutation> all_mutations();

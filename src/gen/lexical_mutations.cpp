@@ -286,4 +286,67 @@ std::optional<Mutant> mutate_byte_level(MutationContext& ctx) {
                   "byte edits: " + (description.empty() ? std::string("none") : description), "");
 }
 
+std::optional<Mutant> mutate_opaque_number(MutationContext& ctx) {
+  // Where the decoder keeps a number's spelling: an opaque number, any opaque value (`any`, an
+  // untyped additionalProperties, inside an unknown member), or a new unknown member of an object
+  // that keeps them (never one whose typed additionalProperties would check it).
+  auto keeps_unknown = [](const WalkNode& n) {
+    if (!n.value->is_object()) return false;
+    if (unconstrained(n)) return true;
+    return !n.objects.empty() && std::none_of(n.objects.begin(), n.objects.end(), [](const schema::Shape* o) {
+      return o->additional_shape && o->additional_shape->kind != schema::ShapeKind::kAny;
+    });
+  };
+  const std::vector<std::size_t> numbers =
+      ctx.targets([](const WalkNode& n) { return n.value->is_number() && unconstrained(n); });
+  const std::vector<std::size_t> opaque = ctx.targets([](const WalkNode& n) { return unconstrained(n); });
+  const std::vector<std::size_t> objects = ctx.targets(keeps_unknown);
+  if (numbers.empty() && opaque.empty() && objects.empty()) return std::nullopt;
+
+  const std::string number = beyond_binary64_number(ctx.rng);
+  // Sometimes one level down in a new container: an encoder may take another path for nested values.
+  Value content = Value::number(number);
+  switch (ctx.rng.below(6)) {
+    case 0:
+      content = Value::array({std::move(content)});
+      break;
+    case 1: {
+      Value wrapper = Value::object();
+      wrapper.add("k0", std::move(content));
+      content = std::move(wrapper);
+      break;
+    }
+    default:
+      break;
+  }
+  const std::string what = content.is_number() ? number : json::write(content);
+  const std::uint64_t first = ctx.rng.below(3);
+  for (std::uint64_t k = 0; k < 3; ++k) {
+    const std::uint64_t how = (first + k) % 3;
+    const std::vector<std::size_t>& list = how == 0 ? numbers : how == 1 ? opaque : objects;
+    if (list.empty()) continue;
+    const WalkNode& node = ctx.nodes()[list.front()];
+    Value copy = ctx.value;
+    Value& at = locate(copy, node.steps);
+    if (how < 2) {
+      at = std::move(content);
+      return ctx.make(json::write(copy),
+                      std::string(how == 0 ? "opaque number " : "opaque value ") + where(node.pointer) +
+                          " set to " + what,
+                      node.pointer);
+    }
+    std::string name;
+    do {
+      name = unknown_member_name(ctx.rng.next());
+    } while (at.contains(name));
+    auto& members = at.members();
+    const auto position = static_cast<long>(ctx.rng.below(members.size() + 1));
+    members.insert(members.begin() + position, json::Member{name, std::move(content)});
+    return ctx.make(json::write(copy),
+                    "unknown member '" + name + "' = " + what + " at " + where(node.pointer),
+                    child_pointer(node.pointer, name));
+  }
+  return std::nullopt;
+}
+
 }  // namespace crosscheck::gen

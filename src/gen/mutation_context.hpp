@@ -134,5 +134,6 @@ std::optional<Mutant> mutate_invalid_utf8(MutationContext& ctx);
 std::optional<Mutant> mutate_bom(MutationContext& ctx);
 std::optional<Mutant> mutate_whitespace(MutationContext& ctx);
 std::optional<Mutant> mutate_byte_level(MutationContext& ctx);
+std::optional<Mutant> mutate_opaque_number(MutationContext& ctx);
 
 }  // namespace crosscheck::gen

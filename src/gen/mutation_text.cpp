@@ -1,6 +1,8 @@
 // mutation_text.cpp: number respelling, string splicing, token boundaries (see mutation_text.hpp).
 #include "gen/mutation_text.hpp"
 
+#include <array>
+#include <string_view>
 #include <vector>
 
 #include "json/write.hpp"
@@ -112,6 +114,77 @@ std::optional<std::string> respell_number(std::string_view text, Rng& rng) {
   std::erase_if(forms, [&](const std::string& f) { return f == text; });
   if (forms.empty()) return std::nullopt;
   return rng.pick(forms);
+}
+
+namespace {
+
+// Each value changes when read into a double and written back in its shortest spelling, and none is
+// an integer beyond 2^53 or has an exponent beyond 308: a divergence on them is a contract one.
+constexpr std::array<std::string_view, 13> kBeyondDouble = {"0.10000000000000001",
+                                                            "1.0000000000000001",
+                                                            "-1.0000000000000001",
+                                                            "0.30000000000000001",
+                                                            "0.99999999999999999",
+                                                            "1.00000000000000000000001",
+                                                            "3.14159265358979323846264338327950288",
+                                                            "2.2250738585072011E-308",
+                                                            "9007199254740993.5",
+                                                            "-9007199254740993.5",
+                                                            "100000000000000000000000.5",
+                                                            "123456789012345678901234567890.5",
+                                                            "1.2345678901234567890123E-30"};
+
+// Implementation-defined input (big integers, huge exponents, -0) and the ends of the double range,
+// some of which a double does carry (1.5e308, -0.0): an SDK may still take another path for them.
+constexpr std::array<std::string_view, 18> kDoubleEdges = {"9007199254740993",
+                                                           "-9007199254740993",
+                                                           "18446744073709551617",
+                                                           "123456789012345678901234567890",
+                                                           "1E400",
+                                                           "-1E400",
+                                                           "5e-400",
+                                                           "4.9E-324",
+                                                           "2.5E-324",
+                                                           "1E-320",
+                                                           "2.2250738585072014E-308",
+                                                           "1.7976931348623157E308",
+                                                           "1.7976931348623159E308",
+                                                           "1.5e308",
+                                                           "-1.5e308",
+                                                           "-0",
+                                                           "-0.0",
+                                                           "-0.0E0"};
+
+/// 18 to 30 significant digits, never integral (the exponent stays below the fraction's length),
+/// so a double loses digits and no big-integer trait applies.
+std::string long_mantissa(Rng& rng) {
+  const std::size_t count = 18 + static_cast<std::size_t>(rng.below(13));
+  std::string digits;
+  digits.push_back(static_cast<char>('1' + rng.below(9)));
+  while (digits.size() + 1 < count) digits.push_back(static_cast<char>('0' + rng.below(10)));
+  digits.push_back(static_cast<char>('1' + rng.below(9)));  // a last zero would shorten the fraction
+  const std::size_t whole = static_cast<std::size_t>(rng.below(count));  // digits before the point
+  std::string out = rng.chance(0.2) ? "-" : "";
+  if (whole == 0) {
+    out += "0." + digits;
+  } else {
+    out += digits.substr(0, whole) + "." + digits.substr(whole);
+  }
+  if (rng.chance(0.2)) {
+    const auto fraction = static_cast<std::int64_t>(count - whole);
+    const std::int64_t exponent = rng.between(-20, std::min<std::int64_t>(20, fraction - 1));
+    out += (rng.chance(0.5) ? "E" : "e") + std::to_string(exponent);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string beyond_binary64_number(Rng& rng) {
+  const std::uint64_t kind = rng.below(20);
+  if (kind < 8) return std::string(kBeyondDouble[rng.below(kBeyondDouble.size())]);
+  if (kind < 15) return long_mantissa(rng);
+  return std::string(kDoubleEdges[rng.below(kDoubleEdges.size())]);
 }
 
 json::Value string_marker(std::uint64_t n) {

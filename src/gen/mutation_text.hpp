@@ -16,6 +16,12 @@ namespace crosscheck::gen {
 /// differs. `text` must be a valid JSON number token.
 std::optional<std::string> respell_number(std::string_view text, Rng& rng);
 
+/// A number spelling that a binary64 double does not carry through a round trip: most have more
+/// significant digits than a double keeps (0.10000000000000001, 9007199254740993.5, long random
+/// mantissas; no implementation-defined trait), a quarter are the edges the contract leaves to each
+/// implementation (integers beyond 2^53, 1E400, 5e-400, 4.9E-324, -0, the ends of the double range).
+std::string beyond_binary64_number(Rng& rng);
+
 /// A string value that serialises to a token found nowhere else in a document (see splice_string).
 json::Value string_marker(std::uint64_t n);
 /// Serialises `document` (compact) with the marker string replaced by `raw_token`, the exact bytes

@@ -17,7 +17,9 @@ struct FamilyInfo {
   const char* name;
 };
 
-constexpr std::array<FamilyInfo, 20> kFamilies = {{
+// Appended families go last: a family's draws come from mix_seed(seed, 1 + its enum value), and
+// Mutator::any starts at a seed-drawn index into this list.
+constexpr std::array<FamilyInfo, 21> kFamilies = {{
     {Mutation::kUnknownMember, "unknown-member"},   {Mutation::kUnknownEnum, "unknown-enum"},
     {Mutation::kUnknownTag, "unknown-tag"},         {Mutation::kBrokenKnownVariant, "broken-known-variant"},
     {Mutation::kAmbiguousUnion, "ambiguous-union"}, {Mutation::kForbiddenProperty, "forbidden-property"},
@@ -28,6 +30,7 @@ constexpr std::array<FamilyInfo, 20> kFamilies = {{
     {Mutation::kTypeConfusion, "type-confusion"},   {Mutation::kEmptyContainer, "empty-container"},
     {Mutation::kInvalidUtf8, "invalid-utf8"},       {Mutation::kBom, "bom"},
     {Mutation::kWhitespace, "whitespace"},          {Mutation::kByteLevel, "byte-level"},
+    {Mutation::kOpaqueNumber, "opaque-number"},
 }};
 
 std::optional<Mutant> dispatch(MutationContext& ctx) {
@@ -72,6 +75,8 @@ std::optional<Mutant> dispatch(MutationContext& ctx) {
       return mutate_whitespace(ctx);
     case Mutation::kByteLevel:
       return mutate_byte_level(ctx);
+    case Mutation::kOpaqueNumber:
+      return mutate_opaque_number(ctx);
   }
   return std::nullopt;
 }
