@@ -204,12 +204,7 @@ class Sender {
       bool write = false;
       for (const auto& d : p.divergences) write = buckets_[d.bucket]++ < kMaxPerBucket || write;
       if (!write) continue;
-      findings::Finding f;
-      f.root = p.root;
-      f.input = p.input;
-      f.divergences = p.divergences;
-      f.results = p.results;
-      f.traits = differential::analyse_input(p.input).names();
+      findings::Finding f = findings::finding_of(p);
       f.source = "fuzz_differential";
       const std::string file =
           (std::filesystem::path(store_->dir()) / findings::finding_file_name(f)).string();

@@ -11,7 +11,6 @@
 #include <deque>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <memory>
@@ -19,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <unordered_set>
 
 #include "campaign/schema_coverage.hpp"
 #include "decoder/decoder.hpp"
@@ -28,6 +28,7 @@
 #include "json/write.hpp"
 #include "report/event_log.hpp"
 #include "schema/sha256.hpp"
+#include "util/file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::campaign {
@@ -50,18 +51,17 @@ std::string seconds_text(double t) {
   return buf;
 }
 
-std::string read_all(const fs::path& p, bool& ok) {
-  std::ifstream in(p, std::ios::binary);
-  ok = static_cast<bool>(in);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+/// The in-memory corpus is a bounded sample of the corpus folder (which keeps every entry): the bytes
+/// only, parsed again when picked (a parse costs microseconds, a kept tree ten times the bytes), at
+/// most this many entries and bytes per root, so that memory stays flat over a long run.
+constexpr std::size_t kMemoryEntriesPerRoot = 1024;
+constexpr std::size_t kMemoryBytesPerRoot = std::size_t{512} << 10;
+constexpr std::size_t kMemoryEntryMaxBytes = std::size_t{64} << 10;  // larger ones stay on disk only
 
-struct Entry {
-  std::string root;
-  std::string bytes;
-  std::optional<json::Value> value;  // parsed, when the bytes are JSON
+struct RootCorpus {
+  std::vector<std::string> entries;
+  std::size_t bytes = 0;
+  std::uint64_t added = 0;  // entries ever offered, for the choice of the one to replace
 };
 
 struct Pending {
@@ -199,10 +199,9 @@ class Campaign {
     json::Value mine = fingerprint(ir_, o_);
     fs::path run_file = fs::path(o_.out) / "run.json";
     if (fs::exists(run_file)) {
-      bool ok;
-      std::string text = read_all(run_file, ok);
-      auto theirs = json::parse(text);
-      if (!ok || !theirs.ok() || json::write(theirs.value()) != json::write(mine)) {
+      auto text = read_file_bytes(run_file);
+      auto theirs = json::parse(text.value_or(""));
+      if (!text || !theirs.ok() || json::write(theirs.value()) != json::write(mine)) {
         throw Fatal("the output folder " + o_.out + " belongs to a run with a different configuration (" +
                     run_file.string() + " says " +
                     (theirs.ok() ? json::write(theirs.value()) : std::string("nothing readable")) +
@@ -217,9 +216,9 @@ class Campaign {
   }
 
   void resume() {
-    bool ok;
-    auto state = json::parse(read_all(fs::path(o_.out) / "state.json", ok));
-    if (ok && state.ok()) {
+    // A missing or unreadable file parses as nothing: the run goes on from what the others say.
+    auto state = json::parse(read_file_bytes(fs::path(o_.out) / "state.json").value_or(""));
+    if (state.ok()) {
       if (const json::Value* it = state.value().find("iterations"); it && it->is_number()) {
         first_iteration_ = std::stoull(it->number_text());
       }
@@ -232,15 +231,18 @@ class Campaign {
         }
       }
     }
-    auto cov = json::parse(read_all(fs::path(o_.out) / "coverage.json", ok));
-    if (ok && cov.ok()) coverage_.merge_json(cov.value());
+    auto cov = json::parse(read_file_bytes(fs::path(o_.out) / "coverage.json").value_or(""));
+    if (cov.ok()) coverage_.merge_json(cov.value());
+    std::size_t corpus_files = 0;
     for (const auto& dir : fs::directory_iterator(fs::path(o_.out) / "corpus")) {
       if (!dir.is_directory()) continue;
       for (const auto& f : fs::directory_iterator(dir.path())) {
         // ".<name>.tmp-<pid>": a write that a kill -9 interrupted (write_file_atomically), not an entry.
         if (f.path().filename().string().front() == '.') continue;
-        std::string bytes = read_all(f.path(), ok);
-        if (ok) add_to_memory(dir.path().filename().string(), bytes);
+        if (auto bytes = read_file_bytes(f.path())) {
+          ++corpus_files;
+          add_to_memory(dir.path().filename().string(), *bytes);
+        }
       }
     }
     std::size_t findings = 0;
@@ -259,9 +261,9 @@ class Campaign {
       }
     }
     // Roots a bucket was seen on without a file there (the previous session's summary.json).
-    auto previous = json::parse(read_all(fs::path(o_.out) / "summary.json", ok));
+    auto previous = json::parse(read_file_bytes(fs::path(o_.out) / "summary.json").value_or(""));
     const json::Value* roots =
-        ok && previous.ok() && previous.value().is_object() ? previous.value().find("bucketRoots") : nullptr;
+        previous.ok() && previous.value().is_object() ? previous.value().find("bucketRoots") : nullptr;
     if (roots && roots->is_object()) {
       for (const auto& m : roots->members()) {
         if (!m.value.is_array()) continue;
@@ -270,8 +272,9 @@ class Campaign {
         }
       }
     }
-    log_ << "resuming " << o_.out << " at iteration " << first_iteration_ << ": " << corpus_size()
-         << " corpus entries, " << findings << " findings in " << bucket_counts_.size() << " buckets\n";
+    log_ << "resuming " << o_.out << " at iteration " << first_iteration_ << ": " << corpus_files
+         << " corpus entries, " << findings << " findings in " << bucket_counts_.size() << " buckets; "
+         << corpus_size() << " corpus entries in memory\n";
   }
 
   void save_state(std::uint64_t iterations) {
@@ -293,20 +296,26 @@ class Campaign {
   std::size_t corpus_size() {
     std::lock_guard<std::mutex> lock(corpus_mutex_);
     std::size_t n = 0;
-    for (const auto& [root, entries] : corpus_) n += entries.size();
+    for (const auto& [root, c] : corpus_) n += c.entries.size();
     return n;
   }
 
   void add_to_memory(const std::string& root, const std::string& bytes) {
-    Entry e{root, bytes, std::nullopt};
-    auto parsed = json::parse(bytes);
-    if (parsed.ok()) e.value = std::move(parsed.value());
+    if (bytes.size() > kMemoryEntryMaxBytes) return;
     std::lock_guard<std::mutex> lock(corpus_mutex_);
-    auto& list = corpus_[root];
-    if (list.size() < 4096)
-      list.push_back(std::move(e));
-    else
-      list[splitmix(list.size() + bytes.size()) % list.size()] = std::move(e);  // keep memory flat
+    RootCorpus& c = corpus_[root];
+    ++c.added;
+    // Over the bounds, a new entry replaces one chosen at random (each entry offered so far then
+    // has about the same chance to be in memory); an entry that would not fit anyway is dropped.
+    while (!c.entries.empty() &&
+           (c.entries.size() >= kMemoryEntriesPerRoot || c.bytes + bytes.size() > kMemoryBytesPerRoot)) {
+      std::size_t k = splitmix(c.added ^ bytes.size()) % c.entries.size();
+      c.bytes -= c.entries[k].size();
+      c.entries[k] = std::move(c.entries.back());
+      c.entries.pop_back();
+    }
+    c.entries.push_back(bytes);
+    c.bytes += bytes.size();
   }
 
   void keep(const std::string& root, const std::string& bytes) {
@@ -344,16 +353,15 @@ class Campaign {
       }
       std::sort(files.begin(), files.end());
       for (const auto& f : files) {
-        bool ok;
-        std::string bytes = read_all(f, ok);
-        if (!ok) {
+        auto bytes = read_file_bytes(f);
+        if (!bytes) {
           log_ << "WARNING: seed " << f.string() << " cannot be read; skipped\n";
           continue;
         }
         std::string name = f.filename().string();
         std::string root = name.substr(0, name.find('.'));
         if (!ir_.find_root(root)) root = roots_[next++ % roots_.size()]->snake_name;  // bytes for some root
-        keep(root, bytes);
+        keep(root, *bytes);
       }
     }
   }
@@ -368,12 +376,14 @@ class Campaign {
     {
       std::lock_guard<std::mutex> lock(corpus_mutex_);
       auto it = corpus_.find(root.snake_name);
-      if (!o_.deterministic && it != corpus_.end() && !it->second.empty() && (s >> 8) % 4 != 0) {
-        const Entry& e = it->second[(s >> 16) % it->second.size()];
-        if (e.value)
-          base = *e.value;
-        else
-          bytes = e.bytes;
+      if (!o_.deterministic && it != corpus_.end() && !it->second.entries.empty() && (s >> 8) % 4 != 0)
+        bytes = it->second.entries[(s >> 16) % it->second.entries.size()];
+    }
+    if (!bytes.empty()) {
+      auto parsed = json::parse(bytes);
+      if (parsed.ok()) {
+        base = std::move(parsed.value());
+        bytes.clear();
       }
     }
     if (!base && bytes.empty()) base = generator_.valid(root, s);
@@ -398,7 +408,9 @@ class Campaign {
       fresh_coverage = coverage_.finish(probe, r.accepted);
     }
     bool fresh_signature =
-        signatures_.insert(root.snake_name + "#" + cpp_signature(r, impls_.known_names())).second;
+        signatures_
+            .insert(std::hash<std::string>{}(root.snake_name + "#" + cpp_signature(r, impls_.known_names())))
+            .second;
     bool interesting = fresh_coverage || fresh_signature;
     if (interesting) keep(root.snake_name, bytes);
     if (interesting || o_.deterministic || (s >> 32) % o_.sample_every == 0) {
@@ -483,12 +495,7 @@ class Campaign {
       if (seen < o_.max_per_bucket) write = true;
     }
     if (!write) return;
-    findings::Finding f;
-    f.root = p.root;
-    f.input = p.bytes;
-    f.divergences = r.divergences;
-    f.results = r.results;
-    f.traits = differential::analyse_input(p.bytes).names();
+    findings::Finding f = findings::finding_of(r);
     f.seed = p.seed;
     f.source = p.source;
     f.replay = "crosscheck replay " + (fs::path(store_.dir()) / findings::finding_file_name(f)).string();
@@ -765,12 +772,14 @@ class Campaign {
   Clock::time_point start_;
   std::uint64_t first_iteration_ = 0;
   std::atomic<std::uint64_t> generated_{0}, sent_{0}, dropped_{0};
-  std::atomic<bool> abort_{false};    // a thread failed: both stop
-  std::exception_ptr sender_error_;   // set by the sender before abort_, read after joining it
-  std::set<std::string> signatures_;  // generation thread only
-  std::set<std::string> tuples_;      // sender thread only
+  std::atomic<bool> abort_{false};   // a thread failed: both stop
+  std::exception_ptr sender_error_;  // set by the sender before abort_, read after joining it
+  // Hashes, not the strings: one entry per distinct decoder outcome seen, a run long (a collision
+  // only makes one input look not new).
+  std::unordered_set<std::size_t> signatures_;  // generation thread only
+  std::set<std::string> tuples_;                // sender thread only
   std::mutex corpus_mutex_, coverage_mutex_, stats_mutex_, mutex_;
-  std::map<std::string, std::vector<Entry>> corpus_;
+  std::map<std::string, RootCorpus> corpus_;
   std::deque<Pending> queue_;
   std::condition_variable cv_;
   bool generation_done_ = false;

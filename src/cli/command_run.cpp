@@ -84,12 +84,7 @@ int run(const RunOptions& o) {
     bool all_defined = std::all_of(r.divergences.begin(), r.divergences.end(),
                                    [](const auto& d) { return d.implementation_defined; });
     (all_defined ? impl_defined : contract) += 1;
-    findings::Finding f;
-    f.root = r.root;
-    f.input = r.input;
-    f.divergences = r.divergences;
-    f.results = r.results;
-    f.traits = differential::analyse_input(r.input).names();
+    findings::Finding f = findings::finding_of(r);
     f.source = files[i].string();
     f.replay = "crosscheck replay " + (fs::path(o.out) / findings::finding_file_name(f)).string();
     std::string path = store.write(f);

@@ -51,6 +51,16 @@ std::string finding_hash(const std::string& root, const std::string& input) {
   return schema::sha256_hex(root + "\n" + input).substr(0, 40);
 }
 
+Finding finding_of(const differential::PayloadResults& results) {
+  Finding f;
+  f.root = results.root;
+  f.input = results.input;
+  f.divergences = results.divergences;
+  f.results = results.results;
+  f.traits = differential::analyse_input(results.input).names();
+  return f;
+}
+
 std::string finding_file_name(const Finding& f) {
   std::string hash = finding_hash(f.root, f.input);
   for (const auto& d : f.divergences) {

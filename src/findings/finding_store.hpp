@@ -14,6 +14,7 @@
 
 #include "differential/comparator.hpp"
 #include "differential/impl_result.hpp"
+#include "differential/implementation_set.hpp"
 #include "json/value.hpp"
 #include "util/result.hpp"
 
@@ -38,6 +39,10 @@ struct Finding {
   std::string replay;                  ///< one-line command that replays it
   std::optional<Reduction> reduction;  ///< only in a minimized finding ("reduction" in the file)
 };
+
+/// The finding for one payload's results: its root, input, divergences, every implementation's result
+/// and the input's traits. The seed, source and replay command are the caller's to fill in.
+Finding finding_of(const differential::PayloadResults& results);
 
 /// File name for a finding: "diverge-<hash>.json", "crash-python-<hash>.json", ...
 std::string finding_file_name(const Finding& finding);

@@ -23,6 +23,7 @@
 #include "findings/finding_store.hpp"
 #include "json/parse.hpp"
 #include "report/event_log.hpp"
+#include "util/file.hpp"
 
 namespace crosscheck::selftest {
 namespace {
@@ -33,14 +34,6 @@ using Clock = std::chrono::steady_clock;
 constexpr double kGoalSeconds = 60;  // issue #6: every fault found within 60 s on a 2-core machine
 constexpr const char* kFaulty = "faulty";
 constexpr const char* kEquivalent = "equivalent";
-
-std::string read_file(const std::string& path, bool& ok) {
-  std::ifstream in(path, std::ios::binary);
-  ok = static_cast<bool>(in);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 json::Value num(double x) {
   std::ostringstream s;
@@ -433,10 +426,9 @@ const char* status_name(Status s) {
 std::string selftest_dir() { return (fs::path(differential::repository_root()) / "selftest").string(); }
 
 Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
-  bool ok;
-  std::string text = read_file(path, ok);
-  if (!ok) return path + ": cannot be read";
-  auto parsed = json::parse(text);
+  auto text = read_file_bytes(path);
+  if (!text) return path + ": cannot be read";
+  auto parsed = json::parse(*text);
   if (!parsed.ok()) return path + ": not JSON: " + parsed.error().message();
   const json::Value* list = parsed.value().is_object() ? parsed.value().find("faults") : nullptr;
   if (!list || !list->is_array()) return path + ": expected an object with a \"faults\" array";
