@@ -84,6 +84,7 @@ std::map<std::string, std::string> configuration(const json::Value& run) {
 struct FindingFile {
   std::string name;
   json::Value value;
+  std::string root;
   std::vector<std::string> buckets;
   std::uint64_t iteration = std::numeric_limits<std::uint64_t>::max();
   bool existing = false;  // already in OUT
@@ -192,6 +193,7 @@ Folder load_folder(const fs::path& path, std::ostream& log) {
       FindingFile ff;
       ff.name = name;
       ff.value = parse_file(p);
+      ff.root = loaded.value().root;
       for (const auto& d : loaded.value().divergences) ff.buckets.push_back(d.bucket);
       ff.iteration = iteration_of(loaded.value().source);
       f.findings.push_back(std::move(ff));
@@ -207,14 +209,18 @@ Folder load_folder(const fs::path& path, std::ostream& log) {
   }
   if (fs::path cov = path / "coverage.json"; fs::exists(cov)) {
     f.coverage = parse_file(cov);
-    const json::Value* flags = f.coverage->is_object() ? f.coverage->find("flags") : nullptr;
-    if (!flags || !flags->is_array())
-      throw Fatal(cov.string() +
-                  ": member \"flags\" is missing or not an array (expected [[id, bits], ...])");
-    for (const auto& pair : flags->items()) {
-      if (!pair.is_array() || pair.items().size() != 2 || !pair.items()[0].is_number() ||
-          !pair.items()[1].is_number())
-        throw Fatal(cov.string() + ": an entry of \"flags\" is not [id, bits]: " + json::write(pair));
+    // "impossibleFlags" (pairs no payload can reach) is absent from files of older versions.
+    for (const char* key : {"flags", "impossibleFlags"}) {
+      const json::Value* flags = f.coverage->is_object() ? f.coverage->find(key) : nullptr;
+      if (!flags && std::string_view(key) == "impossibleFlags") continue;
+      if (!flags || !flags->is_array())
+        throw Fatal(cov.string() + ": member \"" + key +
+                    "\" is missing or not an array (expected [[id, bits], ...])");
+      for (const auto& pair : flags->items()) {
+        if (!pair.is_array() || pair.items().size() != 2 || !pair.items()[0].is_number() ||
+            !pair.items()[1].is_number())
+          throw Fatal(cov.string() + ": an entry of \"" + key + "\" is not [id, bits]: " + json::write(pair));
+      }
     }
   }
   if (fs::path ev = path / "events.jsonl"; fs::exists(ev)) {
@@ -267,6 +273,9 @@ std::string pretty(const json::Value& v, int indent) {
 json::Value merge_coverage(const std::vector<std::pair<fs::path, const json::Value*>>& covs) {
   std::map<std::uint64_t, std::uint64_t> flags;
   std::uint64_t tracked = number_or_zero(covs.front().second->find("tracked"));
+  // Impossible pairs: what every file that lists them agrees on (the same schema gives the same list;
+  // a file of an older version has no list and no say). A pair any run reached is possible.
+  std::optional<std::map<std::uint64_t, std::uint64_t>> impossible;
   for (const auto& [path, cov] : covs) {
     if (number_or_zero(cov->find("tracked")) != tracked)
       throw Fatal((path / "coverage.json").string() + ": tracks " +
@@ -275,6 +284,16 @@ json::Value merge_coverage(const std::vector<std::pair<fs::path, const json::Val
                   " (coverage of another schema?)");
     for (const auto& pair : cov->find("flags")->items())
       flags[number_or_zero(&pair.items()[0])] |= number_or_zero(&pair.items()[1]) & 3;
+    if (const json::Value* list = cov->find("impossibleFlags")) {
+      std::map<std::uint64_t, std::uint64_t> these;
+      for (const auto& pair : list->items())
+        these[number_or_zero(&pair.items()[0])] |= number_or_zero(&pair.items()[1]) & 3;
+      if (!impossible) {
+        impossible = std::move(these);
+      } else {
+        for (auto& [id, bits] : *impossible) bits &= these.count(id) ? these[id] : 0;
+      }
+    }
   }
   std::uint64_t accepted = 0, rejected = 0;
   json::Value flag_list = json::Value::array();
@@ -286,13 +305,27 @@ json::Value merge_coverage(const std::vector<std::pair<fs::path, const json::Val
     pair.push(number(bits));
     flag_list.push(std::move(pair));
   }
-  // A node is unreached in the union only when every run left it unreached.
-  auto intersect = [&](const char* key) {
+  std::uint64_t impossible_accepted = 0, impossible_rejected = 0;
+  json::Value impossible_list = json::Value::array();
+  if (impossible) {
+    for (const auto& [id, listed] : *impossible) {
+      std::uint64_t bits = listed & ~(flags.count(id) ? flags[id] : 0);
+      if (!bits) continue;
+      impossible_accepted += bits & 1;
+      impossible_rejected += (bits >> 1) & 1;
+      json::Value pair = json::Value::array();
+      pair.push(number(id));
+      pair.push(number(bits));
+      impossible_list.push(std::move(pair));
+    }
+  }
+  // A node is unreached (or impossible) in the union only when every run that lists it so agrees.
+  auto intersect = [&](const char* group, const char* key) {
     std::vector<std::string> first;
     std::vector<std::set<std::string>> others;
     bool have_first = false;
     for (const auto& [path, cov] : covs) {
-      const json::Value* un = cov->find("unreached");
+      const json::Value* un = cov->find(group);
       const json::Value* list = un && un->is_object() ? un->find(key) : nullptr;
       if (!list || !list->is_array()) continue;
       std::vector<std::string> items;
@@ -312,26 +345,37 @@ json::Value merge_coverage(const std::vector<std::pair<fs::path, const json::Val
     }
     return out;
   };
-  double percent = tracked == 0
-                       ? 100.0
-                       : 100.0 * static_cast<double>(accepted + rejected) / static_cast<double>(2 * tracked);
+  const std::uint64_t possible_accepted = tracked - impossible_accepted,
+                      possible_rejected = tracked - impossible_rejected;
+  auto percent_of = [&](std::uint64_t pairs) {
+    return pairs == 0 ? 100.0 : 100.0 * static_cast<double>(accepted + rejected) / static_cast<double>(pairs);
+  };
   json::Value o = json::Value::object();
   o.add("tracked", number(tracked));
   o.add("reachedAccepted", number(accepted));
   o.add("reachedRejected", number(rejected));
-  o.add("percent", json::Value::number(std::to_string(percent)));
+  o.add("possibleAccepted", number(possible_accepted));
+  o.add("possibleRejected", number(possible_rejected));
+  o.add("percent", json::Value::number(std::to_string(percent_of(possible_accepted + possible_rejected))));
+  o.add("percentAll", json::Value::number(std::to_string(percent_of(2 * tracked))));
   o.add("flags", std::move(flag_list));
+  o.add("impossibleFlags", std::move(impossible_list));
   json::Value unreached = json::Value::object();
-  unreached.add("neverAccepted", intersect("neverAccepted"));
-  unreached.add("neverRejected", intersect("neverRejected"));
+  unreached.add("neverAccepted", intersect("unreached", "neverAccepted"));
+  unreached.add("neverRejected", intersect("unreached", "neverRejected"));
   o.add("unreached", std::move(unreached));
+  json::Value cannot = json::Value::object();
+  cannot.add("neverVisited", intersect("impossible", "neverVisited"));
+  cannot.add("alwaysRejected", intersect("impossible", "alwaysRejected"));
+  o.add("impossible", std::move(cannot));
   return o;
 }
 
 /// summary.json of the merged folder: the first run's summary with the joined fields replaced.
 json::Value merge_summary(const std::vector<std::pair<std::string, json::Value>>& sources,
                           std::size_t findings, std::size_t buckets,
-                          const std::optional<json::Value>& coverage) {
+                          const std::optional<json::Value>& coverage,
+                          std::map<std::string, std::set<std::string>> bucket_roots) {
   json::Value out = json::Value::object();
   for (const auto& [key, record] : sources) {
     const json::Value* s = record.find("summary");
@@ -365,6 +409,14 @@ json::Value merge_summary(const std::vector<std::pair<std::string, json::Value>>
     if (const json::Value* e = s->find("elapsed"); e && e->is_number())
       if (!longest || double_or_zero(e) > double_or_zero(longest)) longest = e;
     if (const json::Value* i = s->find("interrupted"); i && i->is_bool() && i->as_bool()) interrupted = true;
+    // Every root each bucket was seen on, in any run (a bucket's files are capped, so not all show).
+    if (const json::Value* br = s->find("bucketRoots"); br && br->is_object()) {
+      for (const auto& m : br->members()) {
+        if (!m.value.is_array()) continue;
+        for (const auto& r : m.value.items())
+          if (r.is_string()) bucket_roots[m.key].insert(r.string_value());
+      }
+    }
   }
   for (const char* k : counter_keys) set_member(out, k, number(counters[k]));
   set_member(out, "buckets", number(buckets));
@@ -377,10 +429,19 @@ json::Value merge_summary(const std::vector<std::pair<std::string, json::Value>>
     set_member(out, "coveragePercent", *coverage->find("percent"));
     if (out.find("coverage")) {
       json::Value c = json::Value::object();
-      for (const char* k : {"tracked", "reachedAccepted", "reachedRejected"}) c.add(k, *coverage->find(k));
+      for (const char* k : {"tracked", "reachedAccepted", "reachedRejected", "possibleAccepted",
+                            "possibleRejected", "percent", "percentAll"})
+        c.add(k, *coverage->find(k));
       set_member(out, "coverage", std::move(c));
     }
   }
+  json::Value roots = json::Value::object();
+  for (const auto& [bucket, names] : bucket_roots) {
+    json::Value list = json::Value::array();
+    for (const auto& r : names) list.push(json::Value::string(r));
+    roots.add(bucket, std::move(list));
+  }
+  set_member(out, "bucketRoots", std::move(roots));
   if (out.find("findings")) set_member(out, "findings", number(findings));
   if (longest) set_member(out, "elapsed", *longest);
   if (out.find("interrupted")) set_member(out, "interrupted", json::Value::boolean(interrupted));
@@ -569,8 +630,18 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
     }
   }
 
+  // Roots per bucket: the runs' summaries (merge_summary), and every finding file read, capped or not
+  // (a run killed before its end has no summary).
+  std::map<std::string, std::set<std::string>> bucket_roots;
+  auto add_roots = [&](const std::vector<FindingFile>& files) {
+    for (const auto& ff : files)
+      for (const auto& b : ff.buckets) bucket_roots[b].insert(ff.root);
+  };
+  add_roots(existing_files);
+  for (const auto& f : folders) add_roots(f.findings);
   std::size_t total_findings = existing_files.size() + to_write.size();
-  json::Value summary = merge_summary(sources, total_findings, buckets.size(), coverage);
+  json::Value summary =
+      merge_summary(sources, total_findings, buckets.size(), coverage, std::move(bucket_roots));
   json::Value merge_record = json::Value::object();
   merge_record.add("format", json::Value::string(kMergeFormat));
   json::Value source_list = json::Value::array();
@@ -618,7 +689,9 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
       << result.capped << " left out by the cap of " << o.max_per_bucket << " per bucket), "
       << result.new_minimized << " minimized new, " << result.new_corpus << " corpus entries new, "
       << result.buckets << " buckets" << std::fixed << std::setprecision(1);
-  if (coverage) log << ", schema coverage " << result.coverage_percent << "%";
+  if (coverage)
+    log << ", schema coverage " << result.coverage_percent << "% of the pairs a payload can reach ("
+        << double_or_zero(coverage->find("percentAll")) << "% of all)";
   log << "\n";
   return result;
 }

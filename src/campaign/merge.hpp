@@ -9,10 +9,12 @@
 //    one --deterministic run this gives exactly the finding files of the unsharded run. A file already
 //    in OUT is never removed or rewritten; new ones get a replay command that points into OUT.
 //  - corpus/: the union by file name (a hash of the bytes).
-//  - coverage.json: the union: a node is reached in an accepted (rejected) payload if any run reached it.
+//  - coverage.json: the union: a node is reached in an accepted (rejected) payload if any run reached it;
+//    the impossible pairs are those every file that lists them agrees on, less any a run reached.
 //  - events.jsonl: the runs' lines concatenated, each with "shard" and "source" members added.
 //  - summary.json: counters summed over the runs (each run counted once, see merge.json), buckets and
-//    coverage recomputed from the merged folder; merge.json lists the runs merged so far.
+//    coverage recomputed from the merged folder, bucketRoots the union over every run and finding file;
+//    merge.json lists the runs merged so far.
 // Every folder is read and checked before anything is written: a folder that is not a fuzz output
 // folder, or whose configuration (schema, implementations, roots, format; seed and shard aside)
 // differs, is a Fatal error (exit 2) naming it, and OUT is left untouched. Files are written atomically.
@@ -40,7 +42,7 @@ struct MergeResult {
   std::size_t new_minimized = 0;  ///< .min.json files written by this merge
   std::size_t new_corpus = 0;     ///< corpus entries written by this merge
   std::size_t buckets = 0;        ///< distinct buckets among OUT's findings
-  double coverage_percent = 0;
+  double coverage_percent = 0;    ///< of the (node, outcome) pairs a payload can reach
 };
 
 /// Joins the folders; throws Fatal (exit 2) naming the folder or file for bad input, before writing.

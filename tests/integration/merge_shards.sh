@@ -65,11 +65,13 @@ buckets = lambda fs: {d['bucket'] for v in fs.values() for d in v['divergences']
 if buckets(a) != buckets(b):
     fail('buckets differ')
 ca, cb = json.load(open(one + '/coverage.json')), json.load(open(merged + '/coverage.json'))
-for k in ('flags', 'tracked', 'reachedAccepted', 'reachedRejected', 'unreached'):
+for k in ('flags', 'tracked', 'reachedAccepted', 'reachedRejected', 'possibleAccepted', 'possibleRejected',
+          'percent', 'percentAll', 'impossibleFlags', 'unreached', 'impossible'):
     if ca[k] != cb[k]:
         fail('coverage.json %s differs' % k)
 sa, sb = json.load(open(one + '/summary.json')), json.load(open(merged + '/summary.json'))
-for k in ('generated', 'sent', 'divergentInputs', 'contractInputs', 'buckets', 'byClass', 'byRoot', 'byImplementation'):
+for k in ('generated', 'sent', 'divergentInputs', 'contractInputs', 'buckets', 'byClass', 'byRoot', 'byImplementation',
+          'bucketRoots'):
     if sa[k] != sb[k]:
         fail('summary %s: one run %s, merged %s' % (k, sa[k], sb[k]))
 if float(sa['coveragePercent']) != float(sb['coveragePercent']):
