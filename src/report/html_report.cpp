@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "campaign/schema_coverage.hpp"
 #include "report/escape.hpp"
 #include "report/writers.hpp"
 
@@ -472,32 +473,44 @@ std::string skew_table(const RunData& run) {
 
 std::string coverage_section(const RunData& run) {
   if (!run.coverage.is_object()) return "<p>coverage.json is missing.</p>\n";
-  auto number = [&](const char* k) {
-    const json::Value* v = run.coverage.find(k);
-    return v && v->is_number() ? std::strtod(v->number_text().c_str(), nullptr) : 0.0;
-  };
-  std::string s = "<p><b>" + format_fixed(number("percent"), 1) +
-                  "%</b> of (node, outcome) pairs reached: " + format_count(number("reachedAccepted")) +
-                  " of " + format_count(number("tracked")) +
+  campaign::CoverageFigures f = campaign::coverage_figures(run.coverage);
+  std::string s = "<p><b>" + format_fixed(f.percent, 1) + "%</b> of the " +
+                  format_count(f.possible_accepted + f.possible_rejected) +
+                  " (node, outcome) pairs a payload can reach: " + format_count(f.reached_accepted) + " of " +
+                  format_count(f.possible_accepted) +
                   " outcome-deciding schema nodes seen in an accepted payload, " +
-                  format_count(number("reachedRejected")) + " of " + format_count(number("tracked")) +
-                  " in a rejected one.</p>\n";
-  const json::Value* unreached = run.coverage.find("unreached");
-  for (const auto& [key, label] :
-       {std::pair<const char*, const char*>{"neverAccepted", "never in an accepted payload"},
-        {"neverRejected", "never in a rejected payload"}}) {
-    const json::Value* list = unreached && unreached->is_object() ? unreached->find(key) : nullptr;
-    std::size_t n = list && list->is_array() ? list->items().size() : 0;
+                  format_count(f.reached_rejected) + " of " + format_count(f.possible_rejected) +
+                  " in a rejected one (" + format_count(f.tracked) + " nodes tracked).";
+  if (f.impossible_pairs() > 0)
+    s += " Of all " + format_count(2 * f.tracked) + " pairs, " + format_count(f.impossible_pairs()) +
+         " cannot happen, whatever the payload (listed below): counting them, " +
+         format_fixed(f.percent_all, 1) + "%.";
+  else if (!f.has_possible)
+    s += " (coverage.json of an older crosscheck: pairs that cannot happen are not told apart.)";
+  s += "</p>\n";
+  auto list = [&](const char* group, const char* key, const char* label) {
+    const json::Value* g = run.coverage.find(group);
+    const json::Value* l = g && g->is_object() ? g->find(key) : nullptr;
+    std::size_t n = l && l->is_array() ? l->items().size() : 0;
+    if (n == 0 && std::string_view(group) == "impossible") return;
     s += "<details><summary>" + std::to_string(n) + " node(s) " + label + "</summary><ul>\n";
     std::size_t shown = 0;
-    if (list && list->is_array()) {
-      for (const auto& x : list->items()) {
+    if (l && l->is_array()) {
+      for (const auto& x : l->items()) {
         if (++shown > 5000) break;
         if (x.is_string()) s += "<li>" + code(x.string_value(), 500) + "</li>\n";
       }
     }
     s += "</ul></details>\n";
-  }
+  };
+  list("unreached", "neverAccepted", "never in an accepted payload");
+  list("unreached", "neverRejected", "never in a rejected payload");
+  list("impossible", "neverVisited",
+       "no payload can visit (only below a discriminated union's arm without a tag of its own): both "
+       "outcomes cannot happen");
+  list("impossible", "alwaysRejected",
+       "only rejected payloads can visit (no value passes them, and nothing on the way absorbs the "
+       "failure): the accepted outcome cannot happen");
   return s;
 }
 
@@ -584,8 +597,7 @@ std::string html_report(const RunData& run) {
        format_count(run.summary_number("divergentInputs")) + "</td><td class=\"num\">" +
        format_count(run.summary_number("contractInputs")) + "</td><td class=\"num\">" +
        std::to_string(run.buckets.size()) + "</td><td class=\"num\">" + std::to_string(run.findings.size()) +
-       "</td><td class=\"num\">" + format_fixed(run.summary_number("coveragePercent"), 1) +
-       "%</td></tr></table>\n";
+       "</td><td class=\"num\">" + text(coverage_short(run)) + "</td></tr></table>\n";
   h += counts_table(run);
 
   h += "<h2 id=\"matrix\">Roots \u00d7 implementations</h2>\n" + matrix(run);

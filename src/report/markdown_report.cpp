@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "campaign/schema_coverage.hpp"
 #include "json/parse.hpp"
 #include "report/escape.hpp"
 #include "report/writers.hpp"
@@ -48,8 +49,7 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
         format_count(run.summary_number("sent")) + " | " +
         format_count(run.summary_number("divergentInputs")) + " | " +
         format_count(run.summary_number("contractInputs")) + " | " + std::to_string(run.buckets.size()) +
-        " | " + std::to_string(run.findings.size()) + " | " +
-        format_fixed(run.summary_number("coveragePercent"), 1) + "% |\n\n";
+        " | " + std::to_string(run.findings.size()) + " | " + coverage_short(run) + " |\n\n";
 
   // Per class, root and implementation: divergences over every input (summary.json) and buckets.
   std::map<std::string, std::size_t> buckets_by_class, failing_by_class, buckets_by_root, deviating_by_impl;
@@ -151,12 +151,15 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
       const json::Value* l = u && u->is_object() ? u->find(list) : nullptr;
       return l && l->is_array() ? l->items().size() : 0;
     };
-    const json::Value* p = run.coverage.find("percent");
-    md += "Schema coverage " +
-          (p && p->is_number() ? format_fixed(std::strtod(p->number_text().c_str(), nullptr), 1)
-                               : std::string("?")) +
-          "% of (node, outcome) pairs; " + std::to_string(count("neverAccepted")) +
-          " nodes never in an accepted payload, " + std::to_string(count("neverRejected")) +
+    campaign::CoverageFigures f = campaign::coverage_figures(run.coverage);
+    md += "Schema coverage " + format_fixed(f.percent, 1) + "% of the " +
+          format_count(f.possible_accepted + f.possible_rejected) +
+          " (node, outcome) pairs a payload can reach";
+    if (f.impossible_pairs() > 0)
+      md += " (" + format_fixed(f.percent_all, 1) + "% of all " + format_count(2 * f.tracked) + "; " +
+            format_count(f.impossible_pairs()) + " cannot happen)";
+    md += "; " + std::to_string(count("neverAccepted")) + " nodes never in an accepted payload, " +
+          std::to_string(count("neverRejected")) +
           " never in a rejected one (listed in the HTML report and coverage.json).\n\n";
   }
   md += run.skewed_roots.empty()

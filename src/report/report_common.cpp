@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "campaign/schema_coverage.hpp"
 #include "findings/finding_store.hpp"
 #include "json/write.hpp"
 #include "report/writers.hpp"
@@ -57,6 +58,14 @@ std::map<std::string, double> summary_counts(const RunData& run, const char* key
     if (m.value.is_number()) out[m.key] = std::strtod(m.value.number_text().c_str(), nullptr);
   }
   return out;
+}
+
+std::string coverage_short(const RunData& run) {
+  if (!run.coverage.is_object()) return format_fixed(run.summary_number("coveragePercent"), 1) + "%";
+  campaign::CoverageFigures f = campaign::coverage_figures(run.coverage);
+  std::string s = format_fixed(f.percent, 1) + "%";
+  if (f.impossible_pairs() > 0) s += " (" + format_fixed(f.percent_all, 1) + "% of all pairs)";
+  return s;
 }
 
 std::string run_status(const RunData& run) {

@@ -48,6 +48,9 @@ std::string outcome_text(const differential::ImplResult& r);
 std::string diagnostics_text(const differential::ImplResult& r);
 /// Number of divergences per key from summary.json ("byClass", "byRoot", "byImplementation").
 std::map<std::string, double> summary_counts(const RunData& run, const char* key);
+/// Schema coverage of the run, from coverage.json (summary.json's coveragePercent when it is absent):
+/// "100.0%" of the pairs a payload can reach, plus " (98.7% of all pairs)" when some cannot happen.
+std::string coverage_short(const RunData& run);
 /// "FAILED", "passed", "INCOMPLETE" and the reason in a few words.
 std::string run_status(const RunData& run);
 
