@@ -17,6 +17,7 @@ struct ReportOptions {
   std::string out;
   bool partial = false;
   std::string baseline;
+  bool no_baseline = false;
 };
 
 int make_report(const ReportOptions& o) {
@@ -24,10 +25,14 @@ int make_report(const ReportOptions& o) {
   report::LoadOptions load;
   load.allow_partial = o.partial;
   load.baseline = o.baseline;
+  load.no_baseline = o.no_baseline;
   report::RunData run = report::load_run(o.dir, load);
   std::string out = o.out.empty() ? (std::filesystem::path(o.dir) / "report").string() : o.out;
   auto written = report::write_reports(run, out, formats);
   std::cout << report::run_status(run) << "\n";
+  std::cout << "  baseline: " << (run.baseline.empty() ? "" : run.baseline + ": ")
+            << report::baseline_summary(run) << "\n";
+  for (const auto& n : run.notes) std::cout << "  note: " << n << "\n";
   for (const auto& w : written) std::cout << "  " << w.format << ": " << w.path << "\n";
   return kExitClean;
 }
@@ -38,7 +43,9 @@ const Registration kReport{CommandSpec{
     "  crosscheck report nightly/ --format junit,markdown --out ci-reports/\n"
     "  cat nightly/report/summary.md >> \"$GITHUB_STEP_SUMMARY\"\n"
     "  crosscheck report --partial nightly/       # a run that was killed before it finished\n"
-    "  crosscheck report --baseline tests/data/baseline/known.json nightly/   # known buckets do not fail",
+    "  crosscheck report --baseline tests/data/baseline/known.json nightly/   # known buckets do not fail\n"
+    "  crosscheck report --no-baseline nightly/   # ignore nightly/baseline-check.json: known buckets fail "
+    "too",
     [](CLI::App& sub) {
       auto o = std::make_shared<ReportOptions>();
       sub.add_option("run_dir", o->dir, "The --out folder of crosscheck fuzz")->required();
@@ -47,10 +54,14 @@ const Registration kReport{CommandSpec{
       sub.add_option("--out", o->out, "Folder for the reports (default RUN_DIR/report)");
       sub.add_flag("--partial", o->partial,
                    "Report a run without summary.json (interrupted or still running) from what is there");
-      sub.add_option(
+      auto* b = sub.add_option(
           "--baseline", o->baseline,
           "Known divergences (crosscheck-baseline/1): their buckets are shown as known and do not fail "
-          "(default: the run's baseline-check.json, if any)");
+          "(default: the check recorded in RUN_DIR/baseline-check.json by fuzz --baseline or the CI "
+          "scripts, if any)");
+      sub.add_flag("--no-baseline", o->no_baseline,
+                   "Ignore any recorded baseline check: every contract bucket fails")
+          ->excludes(b);
       return [o] { return make_report(*o); };
     }}};
 

@@ -358,9 +358,10 @@ std::string bucket_section(const RunData& run, const Bucket& b, std::size_t numb
   std::string kind = fails ? "fail" : b.known ? "known" : "idef";
   std::string s = "<section class=\"bucket " + kind + "\" id=\"" + anchor(b) + "\">\n";
   s += "<h3>" + std::to_string(number) + ". <span class=\"badge " + kind + "\">" +
-       (fails     ? "fails the run"
-        : b.known ? "known"
-                  : "implementation-defined") +
+       (fails && !run.baseline.empty() ? "new: fails the run"
+        : fails                        ? "fails the run"
+        : b.known                      ? "known"
+                                       : "implementation-defined") +
        "</span>" + text(differential::class_name(b.cls)) + " \u00b7 bucket " + code(b.id) + "</h3>\n";
   s += "<p>" + text(b.divergence.detail, 2000) + "</p>\n<p class=\"caption\">seen on " +
        std::to_string(b.roots.size()) + (b.roots.size() == 1 ? " root: " : " roots: ") + code_list(b.roots) +
@@ -565,18 +566,14 @@ std::string html_report(const RunData& run) {
     h += "<dt>exit code</dt><dd>" + format_fixed(run.summary_number("exitCode"), 0) +
          (run.strict ? " (--strict: implementation-defined divergences fail too)" : "") + "</dd>";
   }
-  if (!run.baseline.empty()) {
-    std::size_t known = 0;
-    for (const auto& b : run.buckets) known += b.known;
-    h +=
-        "<dt>baseline</dt><dd>" + code(run.baseline, 500) + ": " + std::to_string(known) + " known bucket(s)";
-    if (!run.stale_entries.empty()) {
-      h += "; entries not seen in this run: ";
-      for (std::size_t i = 0; i < run.stale_entries.size(); ++i)
-        h += (i ? ", " : "") + code(run.stale_entries[i], 200);
-    }
-    h += "</dd>";
+  h += "<dt>baseline</dt><dd>" + (run.baseline.empty() ? std::string() : code(run.baseline, 500) + ": ") +
+       text(baseline_summary(run));
+  if (!run.stale_entries.empty()) {
+    h += "; entries not seen in this run: ";
+    for (std::size_t i = 0; i < run.stale_entries.size(); ++i)
+      h += (i ? ", " : "") + code(run.stale_entries[i], 200);
   }
+  h += "</dd>";
   h += "<dt>implementations</dt><dd>";
   for (std::size_t i = 0; i < run.implementations.size(); ++i)
     h += (i ? ", " : "") + code(run.implementations[i]);

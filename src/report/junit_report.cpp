@@ -73,7 +73,9 @@ std::string junit_report(const RunData& run) {
     if (run.fails(b)) {
       ++failures;
       cases += "      <failure type=\"" + xml_attribute(differential::class_name(b.cls)) + "\" message=\"" +
-               xml_attribute(display_line(b.divergence.detail, 500)) + "\">" + body + "</failure>\n";
+               xml_attribute((run.baseline.empty() ? "" : "new, not in the baseline: ") +
+                             display_line(b.divergence.detail, 500)) +
+               "\">" + body + "</failure>\n";
     } else {
       ++skipped;
       std::string why = "implementation-defined input: ";
@@ -125,6 +127,7 @@ std::string junit_report(const RunData& run) {
   std::string impls;
   for (const auto& i : run.implementations) impls += (impls.empty() ? "" : ",") + i;
   property("implementations", impls);
+  property("baseline", (run.baseline.empty() ? "" : run.baseline + ": ") + baseline_summary(run));
   // Of the (node, outcome) pairs a payload can reach, and of all tracked pairs (docs/reports.md).
   campaign::CoverageFigures coverage = campaign::coverage_figures(run.coverage);
   if (!run.coverage.is_object())

@@ -33,13 +33,10 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
           format_fixed(run.summary_number("elapsed"), 1) + " s";
   }
   md += " · implementations " + list_code(run.implementations) + "\n\n";
-  if (!run.baseline.empty()) {
-    std::size_t known = 0;
-    for (const auto& b : run.buckets) known += b.known;
-    md += "Baseline " + code(run.baseline, 200) + ": " + std::to_string(known) + " known bucket(s)";
-    if (!run.stale_entries.empty()) md += "; entries not seen in this run: " + list_code(run.stale_entries);
-    md += "\n\n";
-  }
+  md += "Baseline " + (run.baseline.empty() ? std::string() : code(run.baseline, 200) + ": ") +
+        baseline_summary(run);
+  if (!run.stale_entries.empty()) md += "; entries not seen in this run: " + list_code(run.stale_entries);
+  md += "\n\n";
 
   md +=
       "| inputs generated | sent to adapters | divergent inputs | on contract inputs | buckets | finding "
@@ -101,9 +98,10 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
       md += "#### " + std::to_string(i + 1) + ". " + code(differential::class_name(b.cls)) + " on " +
             list_code(b.roots) + ": " + (b.deviating.empty() ? std::string("-") : list_code(b.deviating)) +
             " deviates — " +
-            (run.fails(b) ? "**fails the run**"
-             : b.known    ? "known"
-                          : "implementation-defined") +
+            (run.fails(b) && !run.baseline.empty() ? "**new: fails the run**"
+             : run.fails(b)                        ? "**fails the run**"
+             : b.known                             ? "known"
+                                                   : "implementation-defined") +
             "\n\n";
       md += "Bucket " + code(b.id) + ": " + code(b.divergence.detail, 400) + "\n\n";
       if (b.known) md += "Known to the baseline: " + list_code(b.known_entries) + "\n\n";

@@ -68,6 +68,26 @@ std::string coverage_short(const RunData& run) {
   return s;
 }
 
+std::string baseline_summary(const RunData& run) {
+  std::size_t failing = 0, known = 0;
+  for (const auto& b : run.buckets) {
+    failing += run.fails(b);
+    known += b.known;
+  }
+  if (run.baseline.empty())
+    return "none: known divergences are not told apart from new ones, so they fail too (pass --baseline "
+           "FILE, or fuzz with --baseline)";
+  std::string s =
+      std::to_string(known) + " known bucket(s), " + std::to_string(failing) + " new failing one(s)";
+  if (run.baseline_origin == "baseline-check.json")
+    s += " (the check recorded in baseline-check.json)";
+  else if (run.baseline_origin == "baseline-check.json, sorted again")
+    s += " (baseline-check.json missed buckets found after it: every bucket sorted again)";
+  else if (run.baseline_origin == "--baseline")
+    s += " (--baseline)";
+  return s;
+}
+
 std::string run_status(const RunData& run) {
   std::size_t failing = 0;
   for (const auto& b : run.buckets) failing += run.fails(b);
@@ -83,7 +103,8 @@ std::string run_status(const RunData& run) {
   // With a baseline the verdict is the buckets' (only new ones fail); without, the run's own exit code.
   if (failing > 0 || (run.baseline.empty() && run.summary_number("exitCode") != 0))
     return "FAILED: " + std::to_string(failing) + (run.baseline.empty() ? "" : " new") + " bucket(s) of " +
-           (run.strict ? std::string("divergences (strict)") : std::string("contract divergences")) + extra;
+           (run.strict ? std::string("divergences (strict)") : std::string("contract divergences")) +
+           (run.baseline.empty() ? ", not checked against a baseline" : "") + extra;
   if (run.buckets.empty()) return "passed: no divergence";
   return std::string(run.baseline.empty() ? "passed: no contract divergence"
                                           : "passed: no new contract divergence") +

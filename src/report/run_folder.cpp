@@ -93,36 +93,80 @@ Loaded load_finding(const fs::path& p) {
   return out;
 }
 
-/// Marks the buckets the baseline knows: by classifying the run now (--baseline), or from the
-/// baseline-check.json a `fuzz --baseline` / `baseline check` left in the folder.
-void apply_baseline(RunData& data, const fs::path& root, const std::string& path) {
+/// Sorts the buckets with a baseline file now: known ones get the entries that cover them.
+void classify_now(RunData& data, const std::string& path) {
   std::map<std::string, Bucket*> by_id;
   for (auto& b : data.buckets) by_id[b.id] = &b;
-  if (!path.empty()) {
-    baseline::Baseline known = baseline::load_baseline(path);
-    baseline::RunFolder folder = baseline::load_run_folder(data.dir);
-    auto c = baseline::classify(known, baseline::occurrences({folder}), folder.implementations);
-    std::map<std::string, const baseline::Entry*> entries;
-    for (const auto& e : known.entries) entries[e.id] = &e;
-    for (const auto& r : c.buckets) {
-      auto it = by_id.find(r.bucket);
-      if (r.is_new || it == by_id.end()) continue;
-      it->second->known = true;
-      for (const auto& id : r.entries) {
-        const baseline::Entry* e = entries.count(id) ? entries[id] : nullptr;
-        it->second->known_entries.push_back(
-            id + (e ? ": " + e->reason + (e->link.empty() ? "" : " (" + e->link + ")") : ""));
-      }
+  baseline::Baseline known = baseline::load_baseline(path);
+  baseline::RunFolder folder = baseline::load_run_folder(data.dir);
+  auto c = baseline::classify(known, baseline::occurrences({folder}), folder.implementations);
+  std::map<std::string, const baseline::Entry*> entries;
+  for (const auto& e : known.entries) entries[e.id] = &e;
+  for (auto& b : data.buckets) {
+    b.known = false;
+    b.known_entries.clear();
+  }
+  for (const auto& r : c.buckets) {
+    auto it = by_id.find(r.bucket);
+    if (r.is_new || it == by_id.end()) continue;
+    it->second->known = true;
+    for (const auto& id : r.entries) {
+      const baseline::Entry* e = entries.count(id) ? entries[id] : nullptr;
+      it->second->known_entries.push_back(
+          id + (e ? ": " + e->reason + (e->link.empty() ? "" : " (" + e->link + ")") : ""));
     }
-    data.baseline = path;
-    data.stale_entries = c.stale;
+  }
+  data.baseline = path;
+  data.stale_entries = c.stale;
+}
+
+/// Marks the buckets the baseline knows (docs/reports.md, "Which baseline a report uses"): --baseline
+/// sorts them now; otherwise the check recorded in RUN_DIR/baseline-check.json (by `fuzz --baseline`,
+/// or `baseline check --json` as the CI scripts do) is the run's verdict, as long as it covers every
+/// bucket of the folder. Buckets found after the check (a resumed or merged run) are sorted again
+/// against the baseline it names, or count as new when that file cannot be read here.
+void apply_baseline(RunData& data, const fs::path& root, const LoadOptions& options) {
+  if (options.no_baseline) return;
+  if (!options.baseline.empty()) {
+    classify_now(data, options.baseline);
+    data.baseline_origin = "--baseline";
     return;
   }
   const fs::path check_file = root / "baseline-check.json";
   json::Value check = read_json(check_file);
   if (check.is_null()) return;
   check_format(check_file, check, "crosscheck-baseline-check/1");
-  data.baseline = string_field(check, "baseline");
+  const std::string named = string_field(check, "baseline");
+  std::set<std::string> listed;
+  for (const char* group : {"new", "known"}) {
+    if (const json::Value* list = check.find(group); list && list->is_array()) {
+      for (const auto& k : list->items()) listed.insert(string_field(k, "bucket"));
+    }
+  }
+  std::size_t missing = 0;
+  for (const auto& b : data.buckets) missing += !listed.count(b.id);
+  if (missing) {
+    std::string why = check_file.string() + " (the check against " + named + ") does not list " +
+                      std::to_string(missing) + " bucket(s) found after it (a resumed or merged run)";
+    std::error_code ec;
+    if (!named.empty() && fs::is_regular_file(named, ec)) {
+      try {
+        classify_now(data, named);
+        data.baseline_origin = "baseline-check.json, sorted again";
+        data.notes.push_back(why + ": every bucket was sorted again against " + named);
+        return;
+      } catch (const Fatal& e) {
+        why += "; " + named + " cannot be used (" + e.what() + ")";
+      }
+    } else {
+      why += "; " + (named.empty() ? std::string("it names no baseline") : named + " cannot be read here");
+    }
+    data.notes.push_back(why + ": they count as new; pass --baseline FILE to sort them");
+  }
+  std::map<std::string, Bucket*> by_id;
+  for (auto& b : data.buckets) by_id[b.id] = &b;
+  data.baseline = named;
+  data.baseline_origin = "baseline-check.json";
   if (const json::Value* known = check.find("known"); known && known->is_array()) {
     for (const auto& k : known->items()) {
       auto it = by_id.find(string_field(k, "bucket"));
@@ -140,8 +184,6 @@ void apply_baseline(RunData& data, const fs::path& root, const std::string& path
       if (s.is_string()) data.stale_entries.push_back(s.string_value());
     }
   }
-  data.notes.push_back("known buckets from baseline-check.json (written when the run was checked against " +
-                       data.baseline + "); pass --baseline to sort them again");
 }
 
 void add_unique(std::vector<std::string>& list, const std::string& s) {
@@ -405,7 +447,7 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
   if (const json::Value* s = data.summary.is_object() ? data.summary.find("strict") : nullptr;
       s && s->is_bool())
     data.strict = s->as_bool();
-  apply_baseline(data, root, options.baseline);
+  apply_baseline(data, root, options);
   std::stable_sort(data.buckets.begin(), data.buckets.end(), [&](const Bucket& a, const Bucket& b) {
     bool fa = data.fails(a), fb = data.fails(b);
     if (fa != fb) return fa;

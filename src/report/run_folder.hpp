@@ -62,9 +62,13 @@ struct RunData {
   std::map<std::string, std::map<std::string, std::string>> skew;  ///< root -> implementation -> closure
   std::vector<std::string> skewed_roots;
   bool strict = false;
-  /// The baseline the buckets were sorted with ("" when none): --baseline, or the one named by a
-  /// RUN_DIR/baseline-check.json that `fuzz --baseline` or `baseline check` left.
+  /// The baseline the buckets were sorted with ("" when none): --baseline, or the one named by the
+  /// RUN_DIR/baseline-check.json that `fuzz --baseline` (or `baseline check --json`) left.
   std::string baseline;
+  /// Where the sorting came from, for a reader: "--baseline", "baseline-check.json" (the check
+  /// recorded in the folder), "baseline-check.json, sorted again" (the record missed buckets found
+  /// since, so the baseline it names was applied again), or "" (none).
+  std::string baseline_origin;
   std::vector<std::string> stale_entries;  ///< baseline entries that matched nothing in this run
   std::vector<std::string> notes;          ///< things a reader should know (cut event lines, orphan files)
 
@@ -80,9 +84,12 @@ struct RunData {
 struct LoadOptions {
   /// Report a folder without summary.json (an interrupted or still running fuzz) from what is there.
   bool allow_partial = false;
-  /// A baseline (crosscheck-baseline/1) to sort the buckets into new and known with. Without one, a
-  /// RUN_DIR/baseline-check.json is used when present.
+  /// A baseline (crosscheck-baseline/1) to sort the buckets into new and known with. Without one, the
+  /// check recorded in RUN_DIR/baseline-check.json is used when present (docs/reports.md, "Which
+  /// baseline a report uses").
   std::string baseline;
+  /// Use no baseline at all, not even a recorded check: every contract bucket fails.
+  bool no_baseline = false;
 };
 
 /// Throws Fatal (exit 2) naming the file for a folder that is not a finished run of this version.

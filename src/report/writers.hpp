@@ -51,6 +51,9 @@ std::map<std::string, double> summary_counts(const RunData& run, const char* key
 /// Schema coverage of the run, from coverage.json (summary.json's coveragePercent when it is absent):
 /// "100.0%" of the pairs a payload can reach, plus " (98.7% of all pairs)" when some cannot happen.
 std::string coverage_short(const RunData& run);
+/// What the baseline did to this report, after its path: "2 known bucket(s), 1 new failing one (the
+/// check recorded in baseline-check.json)", or, without a baseline, that known divergences fail too.
+std::string baseline_summary(const RunData& run);
 /// "FAILED", "passed", "INCOMPLETE" and the reason in a few words.
 std::string run_status(const RunData& run);
 

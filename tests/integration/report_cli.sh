@@ -5,7 +5,9 @@
 #  2. junit.xml parses with Python's xml.etree, one test case per bucket, a failure per contract bucket,
 #     and every finding file's replay command is in every report;
 #  3. a resumed run appends to events.jsonl and its time continues;
-#  4. `crosscheck report` options, and incomplete or foreign folders exit 2 naming the file.
+#  4. `crosscheck report` options, and incomplete or foreign folders exit 2 naming the file;
+#  5. which baseline a report uses: the check a `fuzz --baseline` recorded in the folder by default,
+#     sorted again when it misses buckets, none with --no-baseline, and the status says which.
 set -u
 BUILD=${1:?usage: report_cli.sh BUILD_DIR}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -124,6 +126,40 @@ assert 'the planted fault &lt;b&gt;x&lt;/b&gt;' in open(sys.argv[1] + '/report.h
 PY"
 "$CC" report "$RUN" --baseline "$OUT/nowhere.json" >"$OUT/k2.log" 2>&1
 check "report --baseline with a missing file exits 2" "[ $? = 2 ]"
+
+# 5. Which baseline a report uses (docs/reports.md). Without one, the status says so.
+"$CC" report "$RUN" --out "$OUT/n" >"$OUT/n.log" 2>&1
+check "no baseline anywhere: FAILED, and the status says it was not checked against a baseline" \
+  "grep -q 'FAILED: .* contract divergences, not checked against a baseline' '$OUT/n.log' && grep -q 'baseline: none' '$OUT/n.log'"
+# A run made with --baseline (resumed at its end: no new input, then the check and the reports).
+cp -r "$RUN" "$OUT/b"
+"$CC" fuzz --runs 2500 --seed 3 --adapters cpp --adapter "faulty=$PROXY" --baseline "$OUT/known.json" --out "$OUT/b" >"$OUT/fb.log" 2>&1
+rc=$?
+check "fuzz --baseline: every bucket known, exit 0, its own reports pass" \
+  "[ $rc = 0 ] && [ -s '$OUT/b/baseline-check.json' ] && grep -q 'passed: no new contract divergence' '$OUT/b/report/summary.md'"
+"$CC" report "$OUT/b" --out "$OUT/b1" >"$OUT/b1.log" 2>&1
+check "report RUN_DIR of a run made with --baseline uses the recorded check by default" \
+  "grep -q 'passed: no new contract divergence' '$OUT/b1.log' && grep -q 'the check recorded in baseline-check.json' '$OUT/b1.log' && grep -q 'failures=\"0\"' '$OUT/b1/junit.xml'"
+"$CC" report --no-baseline "$OUT/b" --out "$OUT/b2" >"$OUT/b2.log" 2>&1
+check "--no-baseline ignores the recorded check: the known buckets fail again" \
+  "grep -q 'FAILED: .*not checked against a baseline' '$OUT/b2.log' && ! grep -q 'failures=\"0\"' '$OUT/b2/junit.xml'"
+# A check that misses a bucket (found after it): sorted again against the baseline it names ...
+python3 - "$OUT/b/baseline-check.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c['known'] = c['known'][1:]
+json.dump(c, open(sys.argv[1], 'w'))
+PY
+"$CC" report "$OUT/b" --out "$OUT/b3" >"$OUT/b3.log" 2>&1
+check "a recorded check that misses a bucket: every bucket sorted again against its baseline" \
+  "grep -q 'passed: no new contract divergence' '$OUT/b3.log' && grep -q 'does not list 1 bucket(s)' '$OUT/b3.log' && grep -q 'sorted again' '$OUT/b3.log'"
+# ... and, when that file is gone, the missed bucket counts as new.
+mv "$OUT/known.json" "$OUT/known.moved"
+"$CC" report "$OUT/b" --out "$OUT/b4" >"$OUT/b4.log" 2>&1
+rc=$?
+check "... and when its baseline cannot be read, the missed bucket is new and fails (the report still exits 0)" \
+  "[ $rc = 0 ] && grep -q 'FAILED: 1 new bucket' '$OUT/b4.log' && grep -q 'cannot be read here' '$OUT/b4.log' && grep -q 'new, not in the baseline' '$OUT/b4/junit.xml'"
+mv "$OUT/known.moved" "$OUT/known.json"
 cp -r "$RUN" "$OUT/bad"
 rm -r "$OUT/bad/summary.json" "$OUT/bad/report"
 "$CC" report "$OUT/bad" >"$OUT/b1.log" 2>&1
