@@ -21,9 +21,10 @@
 #   --fuzz-arg ARG    one more argument for crosscheck fuzz (repeatable; also $CROSSCHECK_FUZZ_ARGS)
 #   -- ...            adapter options for every command: --adapters, --adapter NAME=CMD, --schema
 #
-# Writes into OUT: run/ (the fuzz folder; in `finish`, the merge of the shards), shard-I/ (in `shard`),
-# reports/ (report.html, junit.xml, summary.md, buckets.jsonl), baseline.txt and baseline.json (new,
-# known and stale buckets; with a baseline),
+# Writes into OUT: run/ (the fuzz folder; in `finish`, the merge of the shards; with a baseline, the
+# check in run/baseline-check.json, so that `crosscheck report OUT/run` sorts the buckets as the job
+# did), shard-I/ (in `shard`), reports/ (report.html, junit.xml, summary.md, buckets.jsonl; the same
+# as run/report/), baseline.txt and baseline.json (new, known and stale buckets; with a baseline),
 # matrix-candidates.json and matrix-candidates.review.json (structural-acceptance cases from the
 # minimized findings, and the ones where an SDK disagrees with the C++ decoder, for a person to review;
 # `crosscheck matrix seed --merge` adds them to a matrix without duplicates). On GitHub the Markdown
@@ -33,59 +34,37 @@ set -uo pipefail
 # shellcheck source=ci/common.sh
 . "$(dirname "$0")/common.sh"
 
-usage() { sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; }
-
 mode=run
 case ${1:-} in run | shard | finish) mode=$1; shift ;; esac
+ci_defaults
 time=${CROSSCHECK_NIGHTLY_TIME:-1h}
-runs=""
 jobs=${CROSSCHECK_JOBS:-$(nproc)}
 seed=${CROSSCHECK_SEED:-$(date -u +%Y%m%d)}
 shard=${CROSSCHECK_SHARD:-}
 out=${CROSSCHECK_CI_OUT:-crosscheck-ci/nightly}
-shipped_baseline=$CI_ROOT/tests/data/baseline/known.json
-baseline=${CROSSCHECK_BASELINE-}
-[ -z "${CROSSCHECK_BASELINE+set}" ] && [ -f "$shipped_baseline" ] && baseline=$shipped_baseline
 reduce_budget=${CROSSCHECK_REDUCE_BUDGET:-20000}
-read -ra fuzz_args <<<"${CROSSCHECK_FUZZ_ARGS:-}"
-adapter_args=()
 dirs=()
 while [ $# -gt 0 ]; do
+  ci_option "$@"
+  if [ "$CI_SHIFT" -gt 0 ]; then shift "$CI_SHIFT"; continue; fi
   case $1 in
-    --time) time=${2:?--time needs a duration}; shift ;;
-    --runs) runs=${2:?--runs needs a number}; shift ;;
     --short) time=10s; reduce_budget=1000 ;;
-    --jobs) jobs=${2:?--jobs needs a number}; shift ;;
-    --seed) seed=${2:?--seed needs a number}; shift ;;
-    --shard) shard=${2:?--shard needs I/N}; shift ;;
-    --out) out=${2:?--out needs a folder}; shift ;;
-    --baseline) baseline=${2:?--baseline needs a file}; shift ;;
-    --no-baseline) baseline="" ;;
-    --reduce-budget) reduce_budget=${2:?--reduce-budget needs a number}; shift ;;
-    --fuzz-arg) fuzz_args+=("${2:?--fuzz-arg needs an argument}"); shift ;;
-    --) shift; adapter_args=("$@"); break ;;
-    -h | --help) usage; exit 0 ;;
+    --jobs) ci_need_value "$@"; jobs=$2; shift ;;
+    --shard) ci_need_value "$@"; shard=$2; shift ;;
+    --reduce-budget) ci_need_value "$@"; reduce_budget=$2; shift ;;
     -*) ci_fail "ci/nightly.sh: unknown option '$1' (see --help)" ;;
     *) [ "$mode" = finish ] || ci_fail "ci/nightly.sh $mode: unexpected argument '$1' (folders go with finish)"
        dirs+=("$1") ;;
   esac
   shift
 done
-ci_need_binary
-ci_check_duration --time "$time"
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || ci_fail "--jobs '$jobs': expected a positive number"
-if [ -n "$baseline" ] && [ ! -f "$baseline" ]; then ci_fail "--baseline $baseline: no such file"; fi
+[[ $reduce_budget =~ ^[0-9]+$ ]] || ci_fail "--reduce-budget '$reduce_budget': expected a number of adapter calls"
 case $mode in
   shard) [ -n "$shard" ] || ci_fail "ci/nightly.sh shard: say which shard with --shard I/N (or CROSSCHECK_SHARD)" ;;
   finish) [ ${#dirs[@]} -gt 0 ] || ci_fail "ci/nightly.sh finish: name the shards' folders" ;;
 esac
-mkdir -p "$out" || ci_fail "cannot create $out"
-rm -f "$out/baseline.txt" "$out/baseline.json" "$out/summary.md"  # from an earlier run in the same folder
-
-budget=(--time "$time")
-known=()  # the report marks the baseline's buckets as known
-[ -n "$baseline" ] && known=(--baseline "$baseline")
-[ -n "$runs" ] && budget=(--runs "$runs")
+ci_prepare
 
 # Fuzz into $1 (a shard when --shard is given); 0 and 1 are verdicts, anything else ends the job.
 fuzz_into() {
@@ -105,23 +84,12 @@ reduce_findings() {
   [ "$CI_STEP_RC" = 0 ] || ci_fail "crosscheck reduce $1 failed (exit $CI_STEP_RC)" "$CI_STEP_RC"
 }
 
-# Baseline sorting, reports, matrix candidates, step summary; sets verdict (0 or 1).
+# Baseline sorting (recorded in the run folder), reports, matrix candidates, step summary; sets
+# verdict (0 or 1).
 finish_run() {
   local run=$1
-  verdict=0
-  if [ -n "$baseline" ]; then
-    ci_step baseline "$CROSSCHECK" baseline check --baseline "$baseline" --json "$out/baseline.json" "$run" \
-      >"$out/baseline.txt"
-    cat "$out/baseline.txt"
-    [ "$CI_STEP_RC" -le 1 ] || ci_fail "crosscheck baseline check failed (exit $CI_STEP_RC)" "$CI_STEP_RC"
-    verdict=$CI_STEP_RC
-  else
-    # Without a baseline every contract divergence is new: the run's own verdict.
-    verdict=$(python3 -c 'import json,sys; print(1 if json.load(open(sys.argv[1])).get("exitCode", 0) else 0)' \
-      "$run/summary.json") || ci_fail "$run/summary.json cannot be read"
-  fi
-  ci_step report "$CROSSCHECK" report "${known[@]}" "$run" --out "$out/reports" ||
-    ci_fail "crosscheck report failed (exit $CI_STEP_RC)"
+  ci_judge "$run"
+  ci_reports "$run"
   ci_step matrix-seed "$CROSSCHECK" matrix seed --findings "$run/findings" --out "$out/matrix-candidates.json"
   [ "$CI_STEP_RC" -le 1 ] || ci_fail "crosscheck matrix seed failed (exit $CI_STEP_RC)"
   ci_summary "$out/summary.md" "crosscheck nightly" "$verdict" "$out/baseline.txt" "$out/reports/summary.md"

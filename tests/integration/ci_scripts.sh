@@ -3,7 +3,8 @@
 # in-process cpp adapter against a faulty proxy of it (it drops warnings), so there are divergences
 # to judge. Every step must leave its output: a script that skips one fails here.
 #  1. pull request without a baseline: exit 1, the four reports, the summary (also the step summary);
-#  2. pull request with a baseline that lists those buckets: exit 0, "0 new";
+#  2. pull request with a baseline that lists those buckets: exit 0, "0 new", and every report of the
+#     run (its own, OUT/reports, a later `crosscheck report`) gives that verdict;
 #  3. nightly on one machine: exit 1, every bucket minimized, reports, matrix candidates;
 #  4. nightly fanned out: two shards, then finish (merge, reduction, reports, candidates);
 #  5. usage errors exit 2.
@@ -44,6 +45,15 @@ check "pull request with the baseline: exit 0 (known divergences only)" "[ $? = 
 check "pull request with the baseline: the check says 0 new" "grep -q ' 0 new,' '$OUT/pr2/baseline.txt' && [ -s '$OUT/pr2/baseline.json' ]"
 check "pull request with the baseline: the summary says no new divergence" \
   "grep -q '^## crosscheck pull request: no new divergence' '$OUT/pr2/summary.md'"
+# Every report of the run gives the job's verdict: the run folder records the check, so its own reports
+# and a later `crosscheck report` of it sort the buckets as the job did.
+check "pull request with the baseline: the run folder's reports pass too, and equal OUT/reports" \
+  "[ -s '$OUT/pr2/run/baseline-check.json' ] && grep -q 'passed: no new contract divergence' '$OUT/pr2/run/report/summary.md' && diff -r '$OUT/pr2/run/report' '$OUT/pr2/reports' >/dev/null"
+"$CROSSCHECK" report "$OUT/pr2/run" --out "$OUT/pr2-again" >"$OUT/pr2-again.log" 2>&1
+check "pull request with the baseline: a later crosscheck report of the run passes (the known buckets stay known)" \
+  "grep -q 'passed: no new contract divergence' '$OUT/pr2-again.log' && grep -q 'failures=\"0\"' '$OUT/pr2-again/junit.xml'"
+check "pull request without a baseline: the run folder's reports fail, as the job did" \
+  "[ ! -e '$OUT/pr1/run/baseline-check.json' ] && grep -q 'FAILED' '$OUT/pr1/run/report/summary.md'"
 
 # 3. Nightly on one machine.
 unset GITHUB_STEP_SUMMARY
@@ -94,6 +104,10 @@ check "nightly shard without --shard: exit 2" "[ $? = 2 ] && grep -q 'say which 
 check "nightly finish without folders: exit 2" "[ $? = 2 ]"
 "$ROOT/ci/nightly.sh" --frobnicate >"$OUT/u5.log" 2>&1
 check "nightly unknown option: exit 2" "[ $? = 2 ] && grep -q \"unknown option '--frobnicate'\" '$OUT/u5.log'"
+"$ROOT/ci/pull-request.sh" --out >"$OUT/u6.log" 2>&1
+check "pull request --out without a folder: exit 2" "[ $? = 2 ] && grep -q -- '--out needs a value' '$OUT/u6.log'"
+"$ROOT/ci/nightly.sh" shard --shard >"$OUT/u7.log" 2>&1
+check "nightly --shard without I/N: exit 2" "[ $? = 2 ] && grep -q -- '--shard needs a value' '$OUT/u7.log'"
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
