@@ -8,14 +8,8 @@
 #     schema (checked by Python's jsonschema) agrees with the code on them;
 #  5. matrix seed: valid matrix, byte-identical on re-runs, cpp passes every seeded case, review list,
 #     merge keeps the file, a conflicting merge exits 2 and writes nothing.
-set -u
-BUILD=${1:?usage: baseline_cli.sh BUILD_DIR}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CC="$BUILD/crosscheck"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-pass=0; fail=0
-check() { if eval "$2"; then pass=$((pass+1)); echo "PASS $1"; else fail=$((fail+1)); echo "FAIL $1"; fi; }
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
 PROXY="python3 $ROOT/tests/fake_adapters/faulty_proxy.py --fault unknown-enum-error -- $CC serve-adapter"
 FAULTY=(--adapters cpp --adapter "faulty=$PROXY")
 EMPTY="$OUT/empty.json"
@@ -145,5 +139,4 @@ cp "$ROOT/tests/data/matrix/draft-structural.json" "$OUT/hand.json"
 "$CC" matrix seed --findings "$OUT/run" --out "$OUT/hand.json" >"$OUT/s5.log" 2>&1
 check "seed refuses to replace a hand-written matrix without --merge" "[ $? = 2 ] && cmp -s '$OUT/hand.json' '$ROOT/tests/data/matrix/draft-structural.json'"
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+finish

@@ -8,14 +8,9 @@
 #  3. nightly on one machine: exit 1, every bucket minimized, reports, matrix candidates;
 #  4. nightly fanned out: two shards, then finish (merge, reduction, reports, candidates);
 #  5. usage errors exit 2.
-set -u
-BUILD=${1:?usage: ci_scripts.sh BUILD_DIR}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-export CROSSCHECK="$BUILD/crosscheck"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-pass=0; fail=0
-check() { if eval "$2"; then pass=$((pass+1)); echo "PASS $1"; else fail=$((fail+1)); echo "FAIL $1"; fi; }
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
+export CROSSCHECK="$CC"
 PROXY="python3 $ROOT/tests/fake_adapters/faulty_proxy.py --fault drop-warnings -- $CROSSCHECK serve-adapter"
 ADAPTERS=(--adapters cpp --adapter "faulty=$PROXY")
 # Deterministic runs of a fixed number of inputs: the second pull request sees a subset of the first's.
@@ -109,5 +104,4 @@ check "pull request --out without a folder: exit 2" "[ $? = 2 ] && grep -q -- '-
 "$ROOT/ci/nightly.sh" shard --shard >"$OUT/u7.log" 2>&1
 check "nightly --shard without I/N: exit 2" "[ $? = 2 ] && grep -q -- '--shard needs a value' '$OUT/u7.log'"
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+finish

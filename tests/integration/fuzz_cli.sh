@@ -5,14 +5,8 @@
 #  3. kill -9 in the middle of a run loses no finding, and the run resumes;
 #  4. bad durations exit 2 with the accepted forms;
 #  5. Ctrl-C while requests are in flight: the abandoned requests never become findings.
-set -u
-BUILD=${1:?usage: fuzz_cli.sh BUILD_DIR}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CC="$BUILD/crosscheck"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-pass=0; fail=0
-check() { if eval "$2"; then pass=$((pass+1)); echo "PASS $1"; else fail=$((fail+1)); echo "FAIL $1"; fi; }
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
 PROXY="python3 $ROOT/tests/fake_adapters/faulty_proxy.py --fault unknown-enum-error -- $CC serve-adapter"
 
 # 1. The seeded fault is found, in the right class, naming the faulty implementation.
@@ -81,5 +75,4 @@ print(len(files), 'findings,', len(bad), 'with an abandoned request')
 sys.exit(1 if bad or not files else 0)
 PY"
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+finish

@@ -7,14 +7,8 @@
 #  3. run.json records the shard; resuming with another shard is refused; bad --shard forms exit 2;
 #  4. a folder of another configuration, or not a fuzz folder at all, is refused with exit 2 naming
 #     it, and nothing in OUT changes.
-set -u
-BUILD=${1:?usage: merge_shards.sh BUILD_DIR}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CC="$BUILD/crosscheck"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-pass=0; fail=0
-check() { if eval "$2"; then pass=$((pass+1)); echo "PASS $1"; else fail=$((fail+1)); echo "FAIL $1"; fi; }
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
 PROXY="python3 $ROOT/tests/fake_adapters/faulty_proxy.py --fault drop-warnings -- $CC serve-adapter"
 RUN=(fuzz --runs 1500 --seed 11 --deterministic --adapters cpp --adapter "faulty=$PROXY")
 
@@ -123,5 +117,4 @@ echo '{"format": "crosscheck-finding/1", "root":' >"$f"
 "$CC" merge "$OUT/fresh" "$OUT/s0" "$OUT/broken" >"$OUT/broken.log" 2>&1
 check "a broken finding file is refused (exit 2, naming the file)" "[ $? = 2 ] && grep -q \"$f\" '$OUT/broken.log' && [ ! -e '$OUT/fresh' ]"
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+finish

@@ -8,14 +8,8 @@
 #  4. `crosscheck report` options, and incomplete or foreign folders exit 2 naming the file;
 #  5. which baseline a report uses: the check a `fuzz --baseline` recorded in the folder by default,
 #     sorted again when it misses buckets, none with --no-baseline, and the status says which.
-set -u
-BUILD=${1:?usage: report_cli.sh BUILD_DIR}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CC="$BUILD/crosscheck"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-pass=0; fail=0
-check() { if eval "$2"; then pass=$((pass+1)); echo "PASS $1"; else fail=$((fail+1)); echo "FAIL $1"; fi; }
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
 PROXY="python3 $ROOT/tests/fake_adapters/faulty_proxy.py --fault unknown-enum-error -- $CC serve-adapter"
 RUN="$OUT/run"
 
@@ -176,5 +170,4 @@ check "a run.json of another version exits 2 naming it" "[ $? = 2 ] && grep -q '
 "$CC" report "$OUT/nowhere" >"$OUT/b5.log" 2>&1
 check "a missing folder exits 2" "[ $? = 2 ]"
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+finish
