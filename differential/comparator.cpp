@@ -73,81 +73,13 @@ std::optional<DivergenceClass> parse_class(std::string_view name) {
   return std::nullopt;
 }
 
-// --- input traits -----------------------------------------------------------------------------
-
-bool InputTraits::any() const { return !names().empty(); }
-
-std::vector<std::string> InputTraits::names() const {
-  std::vector<std::string> n;
-  if (not_json) n.push_back("not-json");
-  if (invalid_utf8) n.push_back("invalid-utf8");
-  if (duplicate_keys) n.push_back("duplicate-keys");
-  if (lone_surrogate) n.push_back("lone-surrogate");
-  if (huge_exponent) n.push_back("huge-exponent");
-  if (big_integer) n.push_back("big-integer");
-  if (negative_zero) n.push_back("negative-zero");
-  if (long_number) n.push_back("long-number");
-  if (deep_nesting) n.push_back("deep-nesting");
-  return n;
-}
-
 namespace {
 
-bool has_lone_surrogate(std::string_view wtf8) {
-  // WTF-8 encodes a surrogate as ED A0..BF xx.
-  for (std::size_t i = 0; i + 1 < wtf8.size(); ++i) {
-    if (static_cast<unsigned char>(wtf8[i]) == 0xED && static_cast<unsigned char>(wtf8[i + 1]) >= 0xA0)
-      return true;
-  }
-  return false;
-}
-
-void scan(const json::Value& v, std::size_t depth, const std::string& path, InputTraits& t) {
-  if (depth > 100) t.deep_nesting = true;
-  switch (v.kind()) {
-    case json::Kind::kNumber: {
-      const std::string& n = v.number_text();
-      if (n.size() > 4300) t.long_number = true;
-      if (json::compare_numbers(n, "0") == 0 && n[0] == '-') t.negative_zero = true;
-      bool huge = json::compare_numbers(n, "1.7976931348623157E308") > 0 ||
-                  json::compare_numbers(n, "-1.7976931348623157E308") < 0;
-      auto e = n.find_first_of("eE");
-      if (e != std::string::npos) {
-        std::string_view exp = std::string_view(n).substr(e + 1);
-        if (!exp.empty() && (exp[0] == '+' || exp[0] == '-')) exp.remove_prefix(1);
-        while (exp.size() > 1 && exp[0] == '0') exp.remove_prefix(1);
-        if (exp.size() > 3 || (exp.size() == 3 && exp > "308")) huge = true;
-      }
-      bool big = json::is_integral(n) && !json::is_safe_integer(n);
-      t.huge_exponent = t.huge_exponent || huge;
-      t.big_integer = t.big_integer || big;
-      if (big || huge) t.big_number_paths.push_back(path);
-      break;
-    }
-    case json::Kind::kString:
-      if (has_lone_surrogate(v.string_value())) t.lone_surrogate = true;
-      break;
-    case json::Kind::kArray:
-      for (std::size_t i = 0; i < v.items().size(); ++i)
-        scan(v.items()[i], depth + 1, path + "/" + std::to_string(i), t);
-      break;
-    case json::Kind::kObject: {
-      std::set<std::string_view> seen;
-      for (const auto& m : v.members()) {
-        if (!seen.insert(m.key).second) t.duplicate_keys = true;
-        if (has_lone_surrogate(m.key)) t.lone_surrogate = true;
-        scan(m.value, depth + 1, path + "/" + json::pointer_token(m.key), t);
-      }
-      break;
-    }
-    default:
-      break;
-  }
-}
-
-json::ParseLimits lenient_limits() {
+/// The parses behind the round-trip comparison. Parsing and comparing trees recurse once per level,
+/// so depth stays at the decoder's own limit; an input deeper than that is not compared (its traits say
+/// deep-nesting, from analyse_input(), which does not recurse).
+json::ParseLimits round_trip_limits() {
   json::ParseLimits limits;
-  limits.max_depth = 100000;
   limits.max_bytes = std::size_t{1} << 30;
   return limits;
 }
@@ -253,9 +185,8 @@ std::string describe(const std::multiset<DiagKey>& s) {
 
 /// Per group, the diagnostic codes it has that some other group lacks ("cpp,python:+invalid_type").
 /// Codes, not paths: the same fault at many slots (or under many random member names) is one bucket.
-/// A group that rejected the text itself (invalid_json) is just that: the structural errors the others
-/// found behind the same input do not make a different fault. When every group has the same codes and
-/// only the paths differ, that is said as "same-codes".
+/// When every group has the same codes and only the paths differ, that is said as "same-codes".
+/// (Groups that rejected the text itself, invalid_json, never get here: see compare().)
 template <class Groups, class Shape>
 std::string differing_codes(const Groups& groups, Shape&& shape) {
   // Which (code, path shape) pairs each group has; a code differs for a group when one of its pairs
@@ -264,9 +195,6 @@ std::string differing_codes(const Groups& groups, Shape&& shape) {
   for (const auto& [set, names] : groups) {
     std::set<std::string> pairs;
     for (const auto& d : set) pairs.insert(d.second + "@" + shape(d.first));
-    if (std::any_of(set.begin(), set.end(), [](const auto& d) { return d.second == "invalid_json"; })) {
-      pairs = {"invalid_json@"};
-    }
     by_pairs[pairs].insert(names.begin(), names.end());
   }
   std::map<std::string, std::size_t> count;
@@ -291,19 +219,126 @@ std::string differing_codes(const Groups& groups, Shape&& shape) {
   return out.empty() ? "same-codes" : out;
 }
 
-}  // namespace
-
-InputTraits analyse_input(std::string_view bytes) {
-  InputTraits t;
-  auto parsed = json::parse(bytes, lenient_limits());
-  if (!parsed.ok()) {
-    t.not_json = true;
-    t.invalid_utf8 = parsed.error().expected == "UTF-8 text";
-    return t;
+/// The paths of the (path, code) pairs whose count is not the same in every group, without those that
+/// are ancestors of another one (the summaries cascading up from a fault): where the groups differ.
+template <class Groups>
+std::vector<std::string> differing_paths(const Groups& groups) {
+  std::multiset<DiagKey> differing;
+  std::set<DiagKey> all;
+  for (const auto& [set, names] : groups) all.insert(set.begin(), set.end());
+  for (const auto& key : all) {
+    std::set<std::size_t> counts;
+    for (const auto& [set, names] : groups) counts.insert(set.count(key));
+    if (counts.size() > 1) differing.insert(key);
   }
-  scan(parsed.value(), 0, "", t);
-  return t;
+  std::vector<std::string> out;
+  for (const auto& [path, code] : leaves(differing)) out.push_back(path);
+  return out;
 }
+
+/// `a` is `b` or one of its ancestors (JSON Pointers; "" is the root).
+bool ancestor_or_self(std::string_view a, std::string_view b) {
+  return b.size() >= a.size() && b.compare(0, a.size(), a) == 0 &&
+         (b.size() == a.size() || b[a.size()] == '/');
+}
+
+bool near(std::string_view a, std::string_view b) { return ancestor_or_self(a, b) || ancestor_or_self(b, a); }
+
+constexpr std::string_view kTypedSlot = "big-number-in-typed-slot";
+
+/// Which of an input's traits decide a divergence: the trait part of its signature, and whether the
+/// divergence is implementation-defined at all.
+struct Decided {
+  std::vector<std::string> traits;  ///< free traits that decide it, in InputTraits::names() order
+  bool typed_big_number = false;    ///< a big number in a typed slot is where the groups differ
+  bool implementation_defined() const { return !traits.empty(); }
+  std::string part() const {
+    std::string out;
+    for (const auto& t : traits) out += (out.empty() ? "" : ",") + t;
+    if (typed_big_number) out += (out.empty() ? "" : ",") + std::string(kTypedSlot);
+    return out;
+  }
+};
+
+/// The input's traits with their sites, split into free ones and big numbers in typed slots.
+class TraitSites {
+ public:
+  TraitSites(const InputTraits& traits, const std::vector<ImplResult>& results) : traits_(traits) {
+    // A big or huge number that an implementation's error points at sits in a typed slot: there the
+    // contract (integers within +-(2^53-1)) decides, so it does not make the input free.
+    std::set<std::string_view> error_paths;
+    for (const auto& r : results) {
+      for (const auto& d : r.diagnostics) {
+        if (d.severity == "error") error_paths.insert(d.path);
+      }
+    }
+    for (const auto& p : traits.big_number_paths) {
+      if (error_paths.count(p)) typed_.insert(p);
+    }
+  }
+
+  /// Traits at or around `paths` (a trait whose site is one of them, an ancestor or a descendant);
+  /// every trait when `paths` is null (a divergence with no place: a crash, an encode failure).
+  Decided at(const std::vector<std::string>* paths) const {
+    auto close = [&](std::string_view site) {
+      if (!paths) return true;
+      return std::any_of(paths->begin(), paths->end(), [&](const std::string& p) { return near(site, p); });
+    };
+    std::set<std::string> located;
+    if (traits_.not_json) located = {"not-json", "invalid-utf8"};  // the whole text, no place
+    for (const auto& s : traits_.sites) {
+      bool number = s.trait == "big-integer" || s.trait == "huge-exponent";
+      if (number && typed_.count(s.path)) continue;
+      if (close(s.path)) located.insert(s.trait);
+    }
+    Decided d;
+    for (const auto& name : traits_.names()) {
+      if (located.count(name)) d.traits.push_back(name);
+    }
+    d.typed_big_number =
+        std::any_of(typed_.begin(), typed_.end(), [&](const std::string& p) { return close(p); });
+    return d;
+  }
+
+  /// The trait that can make a JSON parser itself refuse the text: the reason one implementation
+  /// answers invalid_json where another parses it. When the text has several, the first of: not JSON at
+  /// all, depth, a lone surrogate, a number's length, its range, then big integers, duplicate keys and
+  /// -0 (which few parsers refuse). One, not all: "rust refuses deep text" is one bucket whatever else
+  /// the text holds. Slots do not matter to a parser, so big numbers in typed slots count too.
+  Decided parse_level() const {
+    Decided d;
+    if (traits_.not_json) {
+      d.traits = traits_.names();  // not-json, and invalid-utf8 when that is why
+      return d;
+    }
+    const std::pair<bool, const char*> order[] = {
+        {traits_.deep_nesting, "deep-nesting"},   {traits_.lone_surrogate, "lone-surrogate"},
+        {traits_.long_number, "long-number"},     {traits_.huge_exponent, "huge-exponent"},
+        {traits_.big_integer, "big-integer"},     {traits_.duplicate_keys, "duplicate-keys"},
+        {traits_.negative_zero, "negative-zero"},
+    };
+    for (const auto& [present, name] : order) {
+      if (present) {
+        d.traits.push_back(name);
+        break;
+      }
+    }
+    return d;
+  }
+
+ private:
+  const InputTraits& traits_;
+  std::set<std::string, std::less<>> typed_;
+};
+
+/// An implementation that rejected the text itself, as JSON, rather than what it says.
+bool rejected_as_json(const ImplResult& r) {
+  return r.outcome == Outcome::kRejected &&
+         std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                     [](const Diag& d) { return d.severity == "error" && d.code == "invalid_json"; });
+}
+
+}  // namespace
 
 std::string path_shape(std::string_view pointer, const std::set<std::string, std::less<>>* known_names) {
   std::string out;
@@ -327,53 +362,48 @@ std::string path_shape(std::string_view pointer, const std::set<std::string, std
   return out;
 }
 
-std::string outcome_tuple(const std::vector<ImplResult>& results) {
-  std::vector<std::string> parts;
-  for (const auto& r : results) parts.push_back(r.implementation + "=" + outcome_name(r.outcome));
+namespace {
+
+/// "a=x,b=y" from ("a=x", "b=y") in any order.
+std::string sorted_tuple(std::vector<std::string> parts) {
   std::sort(parts.begin(), parts.end());
   std::string out;
   for (const auto& p : parts) out += (out.empty() ? "" : ",") + p;
   return out;
 }
 
+}  // namespace
+
+std::string outcome_tuple(const std::vector<ImplResult>& results) {
+  std::vector<std::string> parts;
+  for (const auto& r : results) parts.push_back(r.implementation + "=" + outcome_name(r.outcome));
+  return sorted_tuple(std::move(parts));
+}
+
 std::vector<Divergence> compare(std::string_view root, std::string_view input,
                                 const std::vector<ImplResult>& results, const CompareOptions& options) {
   std::vector<Divergence> found;
-  InputTraits traits = analyse_input(input);
-  // A big or huge number that an implementation's error points at sits in a typed slot: there the
-  // contract (integers within +-(2^53-1)) decides, so it does not make the input free.
-  bool typed_big_number = false;
-  if (traits.big_integer || traits.huge_exponent) {
-    std::set<std::string_view> big(traits.big_number_paths.begin(), traits.big_number_paths.end());
-    for (const auto& r : results) {
-      for (const auto& d : r.diagnostics) {
-        typed_big_number = typed_big_number || (d.severity == "error" && big.count(d.path));
-      }
-    }
-    if (typed_big_number) traits.big_integer = traits.huge_exponent = false;
-  }
-  const std::string tuple = outcome_tuple(results);
-  // The traits are part of every signature: "python raises on invalid UTF-8" and "python raises on
-  // something else" are different findings, and so are a big number in a typed slot and a string there.
-  std::string trait_part;
-  for (const auto& n : traits.names()) trait_part += (trait_part.empty() ? "" : ",") + n;
-  if (typed_big_number) trait_part += std::string(trait_part.empty() ? "" : ",") + "big-number-in-typed-slot";
+  const InputTraits traits = analyse_input(input);
+  const TraitSites sites(traits, results);
 
   // Signatures leave out the root and the concrete paths on purpose: the same fault shows up under
   // many roots and slots, and a person wants one bucket per fault, with examples, not one per slot.
-  // `who` is the outcome tuple for comparisons and the implementation alone for its own failures.
+  // `who` is the outcome tuple for comparisons and the implementation alone for its own failures. The
+  // trait part names only the traits that decide the divergence (TraitSites), so that one fault seen
+  // on inputs that happen to have other traits too stays one bucket.
   auto emit = [&](DivergenceClass cls, std::vector<std::string> impls, std::string detail,
-                  const std::string& who, const std::string& specifics) {
+                  const std::string& who, const std::string& specifics, const Decided& decided) {
     std::sort(impls.begin(), impls.end());
     Divergence d;
     d.cls = cls;
     d.implementations = std::move(impls);
     d.detail = std::move(detail);
-    d.implementation_defined = traits.any();
-    d.signature = std::string(class_name(cls)) + "|" + who + "|" + specifics + "|" + trait_part;
+    d.implementation_defined = decided.implementation_defined();
+    d.signature = std::string(class_name(cls)) + "|" + who + "|" + specifics + "|" + decided.part();
     d.bucket = schema::sha256_hex(d.signature).substr(0, 16);
     found.push_back(std::move(d));
   };
+  const Decided everywhere = sites.at(nullptr);
   auto codes_of = [](const std::multiset<DiagKey>& s) {
     std::set<std::string> codes;
     for (const auto& d : s) codes.insert(d.second);
@@ -388,34 +418,68 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
     switch (r.outcome) {
       case Outcome::kCrash:
         emit(DivergenceClass::kCrash, {r.implementation}, r.implementation + " crashed: " + why,
-             r.implementation, "");
+             r.implementation, "", everywhere);
         break;
       case Outcome::kTimeout:
         emit(DivergenceClass::kTimeout, {r.implementation}, r.implementation + " timed out: " + why,
-             r.implementation, "");
+             r.implementation, "", everywhere);
         break;
       case Outcome::kError:
         emit(DivergenceClass::kSdkError, {r.implementation}, r.implementation + " raised: " + why,
-             r.implementation, "");
+             r.implementation, "", everywhere);
         break;
       case Outcome::kProtocol:
         emit(DivergenceClass::kProtocol, {r.implementation}, r.implementation + " broke the protocol: " + why,
-             r.implementation, "");
+             r.implementation, "", everywhere);
         break;
       default:
         break;
     }
   }
 
-  std::vector<const ImplResult*> accepted, rejected;
+  // Those that parsed the text (accepted, or rejected what it says) and those that rejected the text
+  // itself as JSON.
+  std::vector<const ImplResult*> accepted, rejected, unparsed;
   for (const auto& r : results) {
     if (r.outcome == Outcome::kAccepted) accepted.push_back(&r);
-    if (r.outcome == Outcome::kRejected) rejected.push_back(&r);
+    if (r.outcome == Outcome::kRejected) (rejected_as_json(r) ? unparsed : rejected).push_back(&r);
   }
+
+  // Rejected as JSON by some, parsed by others: one fault, an acceptance divergence at the level of the
+  // text, decided by what can stop a parser (depth, a lone surrogate ...). Whether those that parsed it
+  // then accepted the payload is theirs to compare, below, so they are all just "parsed" here.
+  std::vector<const ImplResult*> parsed(accepted);
+  parsed.insert(parsed.end(), rejected.begin(), rejected.end());
+  if (!unparsed.empty() && !parsed.empty()) {
+    std::vector<std::string> impls, who;
+    std::string refusers, others;
+    for (const auto* r : unparsed) {
+      impls.push_back(r->implementation);
+      who.push_back(r->implementation + "=rejected");
+      refusers += (refusers.empty() ? "" : ",") + r->implementation;
+    }
+    for (const auto* r : parsed) {
+      impls.push_back(r->implementation);
+      who.push_back(r->implementation + "=parsed");
+      others +=
+          (others.empty() ? "" : "; ") + r->implementation + " (" +
+          (r->outcome == Outcome::kAccepted ? std::string("accepted") : describe(diag_set(*r, "error"))) +
+          ")";
+    }
+    emit(DivergenceClass::kAcceptance, impls,
+         "rejected as JSON by " + refusers + " (" + describe(diag_set(*unparsed.front(), "error")) +
+             "); parsed by " + others,
+         sorted_tuple(std::move(who)), refusers + ":invalid_json", sites.parse_level());
+  }
+  // Among those that parsed, the outcome tuple leaves the others out: their refusal is the fault above.
+  std::vector<std::string> parsed_outcomes;
+  for (const auto* r : parsed) parsed_outcomes.push_back(r->implementation + "=" + outcome_name(r->outcome));
+  const std::string tuple =
+      unparsed.empty() ? outcome_tuple(results) : sorted_tuple(std::move(parsed_outcomes));
 
   // Acceptance.
   if (!accepted.empty() && !rejected.empty()) {
-    std::vector<std::string> impls;
+    std::vector<std::string> impls, where;
     std::string a, j, specifics;
     for (const auto* r : accepted) {
       impls.push_back(r->implementation);
@@ -426,10 +490,13 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
       impls.push_back(r->implementation);
       auto errors = diag_set(*r, "error");
       j += (j.empty() ? "" : "; ") + r->implementation + " (" + describe(errors) + ")";
-      error_shapes.insert(codes_of(leaves(errors)));
+      auto faults = leaves(errors);
+      error_shapes.insert(codes_of(faults));
+      for (const auto& [path, code] : faults) where.push_back(path);
     }
     for (const auto& s : error_shapes) specifics += (specifics.empty() ? "" : "/") + s;
-    emit(DivergenceClass::kAcceptance, impls, "accepted by " + a + "; rejected by " + j, tuple, specifics);
+    emit(DivergenceClass::kAcceptance, impls, "accepted by " + a + "; rejected by " + j, tuple, specifics,
+         sites.at(&where));
   }
 
   // Implementations grouped by their diagnostics: one divergence when the groups differ.
@@ -447,8 +514,10 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
       }
       detail += (detail.empty() ? "" : "; ") + who + ": " + describe(set);
     }
+    const auto where = differing_paths(groups);
     emit(cls, impls, what + detail, tuple,
-         differing_codes(groups, [&](const std::string& p) { return path_shape(p, options.known_names); }));
+         differing_codes(groups, [&](const std::string& p) { return path_shape(p, options.known_names); }),
+         sites.at(&where));
   };
 
   // Warnings among the implementations that accepted (and can report them): multisets.
@@ -462,7 +531,8 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
     emit_grouped(DivergenceClass::kWarnings, groups, "different warnings: ");
   }
 
-  // Error diagnostics among the implementations that rejected: sets (repeats do not count).
+  // Error diagnostics among the implementations that rejected what the payload says: sets (repeats do
+  // not count).
   if (options.compare_diagnostics && rejected.size() >= 2) {
     std::map<std::multiset<DiagKey>, std::vector<std::string>> groups;
     for (const auto* r : rejected) {
@@ -474,29 +544,33 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
   }
 
   // Round trips.
-  auto input_value = json::parse(input, lenient_limits());
+  auto input_value = json::parse(input, round_trip_limits());
+  // JSON, but deeper than the comparison can go: an encoding is still checked for being written at all.
+  const bool too_deep = !traits.not_json && !input_value.ok();
   std::vector<std::pair<const ImplResult*, json::Value>> unequal;  // self-unequal encodings
   for (const auto* r : accepted) {
     if (!r->encoded) {
       std::string why = r->encode_error ? "encode failed: " + *r->encode_error : "no encoding was returned";
       emit(DivergenceClass::kRoundTripSelf, {r->implementation}, r->implementation + ": " + why,
-           r->implementation, "encode-failed");
+           r->implementation, "encode-failed", everywhere);
       continue;
     }
-    auto enc = json::parse(*r->encoded, lenient_limits());
+    if (too_deep) continue;
+    auto enc = json::parse(*r->encoded, round_trip_limits());
     if (!enc.ok()) {
       emit(DivergenceClass::kRoundTripSelf, {r->implementation},
            r->implementation + ": re-encoding is not JSON (" + enc.error().message() + ")", r->implementation,
-           "not-json");
+           "not-json", everywhere);
       continue;
     }
     if (!input_value.ok()) continue;  // an accepted non-JSON input is an acceptance matter
     if (!json::semantically_equal(input_value.value(), enc.value())) {
       auto where = first_difference(input_value.value(), enc.value(), "", "", options.known_names);
+      const std::vector<std::string> at{where.path};
       emit(DivergenceClass::kRoundTripSelf, {r->implementation},
            r->implementation + ": re-encoding differs from the input at '" + where.path + "' (" + where.kind +
                ")",
-           r->implementation, where.kind);
+           r->implementation, where.kind, sites.at(&at));
       unequal.emplace_back(r, std::move(enc.value()));
     }
   }
@@ -505,11 +579,13 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
     for (std::size_t k = i + 1; k < unequal.size(); ++k) {
       if (!json::semantically_equal(unequal[i].second, unequal[k].second)) {
         auto where = first_difference(unequal[i].second, unequal[k].second, "", "", options.known_names);
+        const std::vector<std::string> at{where.path};
         emit(DivergenceClass::kRoundTripCross,
              {unequal[i].first->implementation, unequal[k].first->implementation},
              unequal[i].first->implementation + " and " + unequal[k].first->implementation +
                  " re-encode differently at '" + where.path + "' (" + where.kind + ")",
-             unequal[i].first->implementation + "," + unequal[k].first->implementation, where.kind);
+             unequal[i].first->implementation + "," + unequal[k].first->implementation, where.kind,
+             sites.at(&at));
       }
     }
   }

@@ -9,8 +9,15 @@
 // skewed roots are reported by the caller, never silently compared.
 //
 // Some inputs are implementation-defined (duplicate keys, lone surrogates, huge exponents, deep
-// nesting, integers beyond 2^53, -0, invalid UTF-8 ...): a divergence on such an input is labelled
-// with those traits and kept apart from contract divergences unless the policy is strict.
+// nesting, integers beyond 2^53, -0, invalid UTF-8 ...; input_traits.hpp). A divergence is labelled
+// implementation-defined, and kept apart from contract divergences unless the policy is strict, when
+// such a trait decides it: one that sits where the implementations differ (at, above or below a path
+// their diagnostics or re-encodings disagree on). A trait elsewhere in the input decides nothing.
+//
+// An implementation that rejects the text itself (invalid_json) while others parse it is one fault of
+// its own, an acceptance divergence "X rejected, the others parsed", decided by the one trait that can
+// stop a parser (depth, a lone surrogate ...). Those that parsed are then compared among themselves.
+// Signatures (the bucket of a divergence) are described in docs/reports.md.
 #pragma once
 
 #include <set>
@@ -19,6 +26,7 @@
 #include <vector>
 
 #include "differential/impl_result.hpp"
+#include "differential/input_traits.hpp"
 #include "json/value.hpp"
 
 namespace crosscheck::differential {
@@ -37,31 +45,11 @@ enum class DivergenceClass {
 const char* class_name(DivergenceClass c);  ///< "acceptance", "warnings", ..., "round-trip-self", "sdk-error"
 std::optional<DivergenceClass> parse_class(std::string_view name);
 
-/// Properties of an input that make some behaviour implementation-defined (ahp-sdks.md §7.3).
-struct InputTraits {
-  bool not_json = false;  ///< not valid strict JSON (includes invalid UTF-8, BOM)
-  bool invalid_utf8 = false;
-  bool duplicate_keys = false;
-  bool lone_surrogate = false;
-  bool huge_exponent = false;  ///< a number outside the double range, or with |exponent| > 308
-  bool big_integer = false;    ///< an integer-valued number beyond +-(2^53-1)
-  bool negative_zero = false;
-  bool long_number = false;   ///< a number token of more than 4300 digits (Python's int limit)
-  bool deep_nesting = false;  ///< nesting deeper than 100 (SDK recursion limits differ)
-  /// JSON Pointers of the numbers behind big_integer and huge_exponent. Those traits make behaviour
-  /// free only in opaque positions: where an implementation's error names one of these paths, the
-  /// number sits in a typed slot and the contract decides (see compare()).
-  std::vector<std::string> big_number_paths;
-  bool any() const;
-  std::vector<std::string> names() const;  ///< e.g. {"duplicate-keys", "lone-surrogate"}
-};
-InputTraits analyse_input(std::string_view bytes);
-
 struct Divergence {
   DivergenceClass cls;
   std::vector<std::string> implementations;  ///< involved, sorted
   std::string detail;                        ///< one line a person can read
-  bool implementation_defined = false;       ///< the input had traits that make this behaviour free
+  bool implementation_defined = false;       ///< a trait of the input decides it (file comment)
   std::string bucket;                        ///< signature hash (16 hex digits)
   std::string signature;                     ///< the readable signature the hash is taken of
 };

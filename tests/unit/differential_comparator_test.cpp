@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "differential/comparator.hpp"
+#include "json/parse.hpp"
 
 namespace crosscheck::differential {
 namespace {
@@ -190,20 +191,22 @@ TEST(Comparator, BucketsAreOneFaultNotOneSlot) {
   ASSERT_EQ(r2.size(), 1u);
   EXPECT_EQ(r1[0].bucket, r2[0].bucket);
   EXPECT_EQ(r1[0].signature.find("effect"), std::string::npos);
-  // Diagnostics: paths differ, the codes each side has to itself are the same: one bucket.
+  // Diagnostics: paths differ, the codes each side has to itself are the same: one bucket; other codes,
+  // another bucket.
   auto d1 = compare("r", kInput,
                     {rejected("cpp", {{"/a", "invalid_type", "error"}, {"/b", "missing_required", "error"}}),
-                     rejected("py", {{"", "invalid_json", "error"}})},
+                     rejected("py", {{"/a", "invalid_type", "error"}})},
                     o);
   auto d2 =
       compare("r", kInput,
               {rejected("cpp", {{"/b/1", "invalid_type", "error"}, {"/x", "missing_required", "error"}}),
-               rejected("py", {{"", "invalid_json", "error"}})},
+               rejected("py", {{"/b/1", "invalid_type", "error"}})},
               o);
-  auto d3 = compare("r", kInput,
-                    {rejected("cpp", {{"/b/1", "forbidden_property", "error"}}),
-                     rejected("py", {{"", "invalid_json", "error"}})},
-                    o);
+  auto d3 =
+      compare("r", kInput,
+              {rejected("cpp", {{"/b/1", "forbidden_property", "error"}, {"/a", "invalid_type", "error"}}),
+               rejected("py", {{"/a", "invalid_type", "error"}})},
+              o);
   ASSERT_EQ(d1.size(), 1u);
   EXPECT_EQ(d1[0].cls, DivergenceClass::kDiagnostics);
   EXPECT_EQ(d1[0].bucket, d2[0].bucket);
@@ -265,6 +268,162 @@ TEST(Comparator, AnExtraErrorUnderASharedCodeIsNamed) {
                    o);
   ASSERT_EQ(d.size(), 1u);
   EXPECT_NE(d[0].signature.find("faulty:+invalid_type"), std::string::npos) << d[0].signature;
+}
+
+// --- text refused as JSON by some, parsed by others -----------------------------------------------
+
+std::string nested(std::size_t levels, const std::string& inner = "0") {
+  return std::string(levels, '[') + inner + std::string(levels, ']');
+}
+
+Diag error(std::string path, std::string code) { return {std::move(path), std::move(code), "error"}; }
+
+/// The divergence of an implementation refusing the text as JSON, or an empty one.
+Divergence refusal(const std::vector<Divergence>& ds) {
+  for (const auto& d : ds) {
+    if (d.signature.find(":invalid_json|") != std::string::npos) return d;
+  }
+  return Divergence{};
+}
+
+// Rust refusing deep text is one fault: what the others then found in the payload, and every other
+// trait the input has, stay out of its bucket.
+TEST(Comparator, RefusingTheTextIsOneBucketWhateverTheOthersFound) {
+  const std::string plain = R"({"x":)" + nested(150) + "}";
+  const std::string busy = R"({"size":9007199254740992,"d":1,"d":2,"n":-0,"x":)" + nested(150) + "}";
+  auto a = compare(
+      "r", plain,
+      {accepted("cpp", plain), accepted("python", plain), rejected("rust", {error("", "invalid_json")})});
+  auto b = compare("r", busy,
+                   {rejected("cpp", {error("/size", "invalid_type"), error("/zz", "missing_required")}),
+                    rejected("python", {error("/zz", "missing_required")}),
+                    rejected("rust", {error("", "invalid_json")})});
+  auto c = compare("r", busy,
+                   {rejected("cpp", {error("/u", "no_union_match"), error("", "invalid_known_variant")}),
+                    accepted("python", busy), rejected("rust", {error("", "invalid_json")})});
+  ASSERT_FALSE(refusal(a).bucket.empty());
+  EXPECT_EQ(refusal(a).signature,
+            "acceptance|cpp=parsed,python=parsed,rust=rejected|rust:invalid_json|deep-nesting");
+  EXPECT_TRUE(refusal(a).implementation_defined);
+  EXPECT_EQ(refusal(b).bucket, refusal(a).bucket) << refusal(b).signature;
+  EXPECT_EQ(refusal(c).bucket, refusal(a).bucket) << refusal(c).signature;
+  EXPECT_EQ(a.size(), 1u);
+  // What cpp and python disagree on is compared on its own, among them: here the known safe-integer
+  // divergence, a contract one, which the refusal must not hide.
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[1].signature,
+            "diagnostics|cpp=rejected,python=rejected|cpp:+invalid_type|big-number-in-typed-slot");
+  EXPECT_FALSE(b[1].implementation_defined);
+  EXPECT_EQ(b[1].implementations, (std::vector<std::string>{"cpp", "python"}));
+}
+
+TEST(Comparator, TheRefusalBucketNamesTheTraitThatStopsAParser) {
+  const std::string surrogate = R"({"x":"\ud800","d":1,"d":2})";
+  const std::string both = R"({"x":"\ud800","y":)" + nested(150) + "}";
+  auto refused = [](const std::string& in) {
+    return refusal(compare("r", in, {accepted("cpp", in), rejected("rust", {error("", "invalid_json")})}));
+  };
+  EXPECT_EQ(refused(surrogate).signature,
+            "acceptance|cpp=parsed,rust=rejected|rust:invalid_json|lone-surrogate");
+  // Several such traits: one bucket by the first of depth, surrogates, number length and range.
+  EXPECT_EQ(refused(both).signature, "acceptance|cpp=parsed,rust=rejected|rust:invalid_json|deep-nesting");
+  // Nothing that stops a parser: refusing plain JSON breaks the contract.
+  const std::string clean = R"({"x":[1,2]})";
+  EXPECT_EQ(refused(clean).signature, "acceptance|cpp=parsed,rust=rejected|rust:invalid_json|");
+  EXPECT_FALSE(refused(clean).implementation_defined);
+  // Everyone refuses the text: they agree, whatever paths their errors carry.
+  EXPECT_TRUE(compare("r", nested(1500),
+                      {rejected("cpp", {error("/0/0", "invalid_json")}),
+                       rejected("rust", {error("", "invalid_json")})})
+                  .empty());
+}
+
+// A trait makes a divergence free only where the implementations differ: elsewhere in the input it
+// decides nothing, and the divergence stays the contract fault it is, in that fault's bucket.
+TEST(Comparator, TraitsCountOnlyWhereTheImplementationsDiffer) {
+  const std::string alone = R"({"size":"1"})";
+  const std::string busy = R"({"a":"\ud800","b":{"k":1,"k":2},"size":"1","z":)" + nested(120) + "}";
+  auto contract = [](const std::string& in) {
+    return compare("r", in, {rejected("cpp", {error("/size", "invalid_type")}), accepted("py", in)});
+  };
+  ASSERT_EQ(contract(busy).size(), 1u);
+  EXPECT_FALSE(contract(busy)[0].implementation_defined);
+  EXPECT_EQ(contract(busy)[0].bucket, contract(alone)[0].bucket) << contract(busy)[0].signature;
+  // Where they differ holds the duplicate key: that, and only that, decides.
+  auto free = compare("r", busy, {accepted("cpp", busy), rejected("py", {error("/b/k", "invalid_type")})});
+  ASSERT_EQ(free.size(), 1u);
+  EXPECT_TRUE(free[0].implementation_defined);
+  EXPECT_EQ(free[0].signature, "acceptance|cpp=accepted,py=rejected|invalid_type|duplicate-keys");
+  // A big number in a typed slot that both report alike is not what their other difference is about.
+  const std::string big = R"({"size":9007199254740992})";
+  auto other = compare("r", big,
+                       {rejected("cpp", {error("/size", "invalid_type"), error("/ref", "missing_required")}),
+                        rejected("py", {error("/size", "invalid_type")})});
+  auto safe = compare("r", big,
+                      {rejected("cpp", {error("/size", "invalid_type"), error("/ref", "missing_required")}),
+                       rejected("py", {error("/ref", "missing_required")})});
+  ASSERT_EQ(other.size(), 1u);
+  ASSERT_EQ(safe.size(), 1u);
+  EXPECT_EQ(other[0].signature, "diagnostics|cpp=rejected,py=rejected|cpp:+missing_required|");
+  EXPECT_EQ(safe[0].signature,
+            "diagnostics|cpp=rejected,py=rejected|cpp:+invalid_type|big-number-in-typed-slot");
+}
+
+// --- input traits -------------------------------------------------------------------------------
+
+TEST(InputTraits, SitesSayWhereEachTraitIs) {
+  auto t = analyse_input(R"({"a":{"k":1,"k":"\ud800"},"x/y":[-0,1E400],"\udc00":0})");
+  std::vector<std::pair<std::string, std::string>> sites;
+  for (const auto& s : t.sites) sites.emplace_back(s.trait, s.path);
+  std::vector<std::pair<std::string, std::string>> expect{
+      {"lone-surrogate", "/a/k"},   {"duplicate-keys", "/a/k"}, {"negative-zero", "/x~1y/0"},
+      {"huge-exponent", "/x~1y/1"}, {"big-integer", "/x~1y/1"}, {"lone-surrogate", "/\xed\xb0\x80"}};
+  EXPECT_EQ(sites, expect);
+  EXPECT_EQ(t.big_number_paths, std::vector<std::string>{"/x~1y/1"});
+  // An escaped key equals its plain spelling: that is a duplicate too.
+  EXPECT_TRUE(analyse_input(R"({"a":1,"\u0061":2})").duplicate_keys);
+  EXPECT_FALSE(analyse_input(R"({"a":1,"b":{"a":2}})").duplicate_keys);
+}
+
+// analyse_input() scans without recursion: any depth costs heap, not call stack (an ASan Debug build
+// overflowed its stack on 10,001 levels when it recursed).
+TEST(InputTraits, AHundredThousandLevelsDeep) {
+  const std::size_t levels = 100000;
+  const std::string arrays = nested(levels);
+  auto t = analyse_input(arrays);
+  EXPECT_FALSE(t.not_json);
+  EXPECT_TRUE(t.deep_nesting);
+  EXPECT_EQ(t.depth, levels);  // the innermost 0
+  ASSERT_EQ(t.sites.size(), 1u);
+  std::string site;
+  for (std::size_t i = 0; i < InputTraits::kDeepNesting + 1; ++i) site += "/0";
+  EXPECT_EQ(t.sites[0].path, site);
+  std::string objects;
+  for (std::size_t i = 0; i < levels; ++i) objects += R"({"a":)";
+  objects += "\"\\ud800\"" + std::string(levels, '}');
+  auto o = analyse_input(objects);
+  EXPECT_EQ(o.names(), (std::vector<std::string>{"lone-surrogate", "deep-nesting"}));
+  EXPECT_EQ(o.sites.back().path.size(), 2 * levels);
+  EXPECT_TRUE(analyse_input(arrays.substr(1)).not_json);  // one ']' too many
+  // compare() on such an input does not recurse either.
+  auto ds = compare("r", arrays, {accepted("cpp", arrays), rejected("rust", {error("", "invalid_json")})});
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].signature, "acceptance|cpp=parsed,rust=rejected|rust:invalid_json|deep-nesting");
+}
+
+// What analyse_input() calls JSON is what json::parse accepts (the scanner has its own grammar).
+TEST(InputTraits, JsonIsWhatTheParserAccepts) {
+  // clang-format off
+  const std::vector<std::string> inputs = {
+      "", " ", "0", "-0", "01", "-", "1.", ".5", "1e", "1e+", "1E-7", "+1", "[1,]", "[,1]", "[1 2]", "{}",
+      R"({"a"})", R"({"a":})", R"({"a":1,})", R"({,})", R"({1:2})", "[1]x", "[1] ", " [1]\n", "tru", "true",
+      "nul", "null", "[true,false,null]", "truex", R"("a)", R"("\x")", R"("\u12")", R"("\u12G4")", "\"\t\"",
+      "\"\x01\"", R"("\ud800\udc00")", R"("\ud800\u0041")", "\xEF\xBB\xBF{}", "[\"\xC3\"]",
+      "[\"\xED\xA0\x80\"]", R"({"a":[{"b":[]}]})", "[[]", "[]]", R"({"a":1}})", R"(["\"])", R"(["\\"])"};
+  // clang-format on
+  for (const auto& in : inputs) {
+    EXPECT_EQ(analyse_input(in).not_json, !json::parse(in).ok()) << "input: " << in;
+  }
 }
 
 }  // namespace
