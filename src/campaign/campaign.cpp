@@ -623,11 +623,8 @@ class Campaign {
     sum.add("strict", json::Value::boolean(o_.strict));
     sum.add("interrupted", json::Value::boolean(differential::stop_requested()));
     sum.add("exitCode", num(static_cast<std::uint64_t>(s.exit_code)));
-    json::Value cov = json::Value::object();
-    cov.add("tracked", num(coverage_.tracked()));
-    cov.add("reachedAccepted", num(coverage_.reached_accepted()));
-    cov.add("reachedRejected", num(coverage_.reached_rejected()));
-    sum.add("coverage", std::move(cov));
+    // tracked, reached and possible pairs per outcome, percent (of the possible pairs) and percentAll.
+    sum.add("coverage", coverage_.summary_json());
     json::Value ids = json::Value::array();
     for (const auto& id : impls_.identities()) {
       json::Value x = json::Value::object();
@@ -726,10 +723,8 @@ class Campaign {
          << " on contract inputs, the rest implementation-defined)\n"
          << "buckets " << s.buckets << ", finding files written this run " << findings_written_ << " in "
          << store_.dir() << "\n"
-         << std::fixed << std::setprecision(1) << "schema coverage " << s.coverage_percent
-         << "% of (node, outcome) pairs: " << coverage_.reached_accepted() << "/" << coverage_.tracked()
-         << " nodes in an accepted payload, " << coverage_.reached_rejected() << "/" << coverage_.tracked()
-         << " in a rejected one (unreached nodes: " << (fs::path(o_.out) / "coverage.json").string() << ")\n";
+         << "schema coverage " << coverage_.describe()
+         << " (unreached nodes: " << (fs::path(o_.out) / "coverage.json").string() << ")\n";
     auto skewed = impls_.skewed_roots();
     if (!skewed.empty()) {
       log_ << "skewed roots (not compared):";
