@@ -5,6 +5,7 @@
 #
 #   bench/fuzz_memory.sh [BUILD_DIR] [DURATION] [-- FUZZ OPTIONS]
 #   bench/fuzz_memory.sh build 10m -- --adapters python,rust
+#   KEEP_RUN=/tmp/run bench/fuzz_memory.sh build 10m -- --adapters python,rust   # keeps the run folder
 set -u
 BUILD=${1:-build}
 DURATION=${2:-10m}
@@ -14,7 +15,9 @@ CC="$BUILD/crosscheck"
 [ -x "$CC" ] || { echo "fuzz_memory.sh: $CC not found (build first, or name the build folder)" >&2; exit 2; }
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-"$CC" fuzz --time "$DURATION" --seed 1 --out "$OUT/run" "$@" >"$OUT/log" 2>&1 &
+RUN="${KEEP_RUN:-$OUT/run}"
+[ -e "$RUN" ] && { echo "fuzz_memory.sh: $RUN exists (KEEP_RUN wants a new folder)" >&2; exit 2; }
+"$CC" fuzz --time "$DURATION" --seed 1 --out "$RUN" "$@" >"$OUT/log" 2>&1 &
 pid=$!
 start=$(date +%s)
 samples="$OUT/rss"
