@@ -2,6 +2,7 @@
 #include "differential/comparator.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -277,26 +278,37 @@ class TraitSites {
     }
   }
 
-  /// Traits at or around `paths` (a trait whose site is one of them, an ancestor or a descendant);
-  /// every trait when `paths` is null (a divergence with no place: a crash, an encode failure).
+  /// Traits at or around `paths`: of the sites at one of them, above or below one, those nearest to
+  /// it (fewest levels apart), so that a big number in the variant a union error is about is named,
+  /// not every trait further down the same subtree. Every trait when `paths` is null (a divergence
+  /// with no place: a crash, an encode failure).
   Decided at(const std::vector<std::string>* paths) const {
-    auto close = [&](std::string_view site) {
-      if (!paths) return true;
-      return std::any_of(paths->begin(), paths->end(), [&](const std::string& p) { return near(site, p); });
+    constexpr std::size_t kFar = static_cast<std::size_t>(-1);
+    auto distance = [&](std::string_view site) {
+      if (!paths) return std::size_t{0};
+      std::size_t best = kFar;
+      for (const auto& p : *paths) {
+        if (!near(site, p)) continue;
+        const auto levels = [](std::string_view x) { return std::count(x.begin(), x.end(), '/'); };
+        best = std::min(best, static_cast<std::size_t>(std::abs(levels(site) - levels(p))));
+      }
+      return best;
     };
-    std::set<std::string> located;
-    if (traits_.not_json) located = {"not-json", "invalid-utf8"};  // the whole text, no place
+    std::map<std::size_t, std::set<std::string>> by_distance;             // the nearest come first
+    if (traits_.not_json) by_distance[0] = {"not-json", "invalid-utf8"};  // the whole text, no place
     for (const auto& s : traits_.sites) {
-      bool number = s.trait == "big-integer" || s.trait == "huge-exponent";
-      if (number && typed_.count(s.path)) continue;
-      if (close(s.path)) located.insert(s.trait);
+      const bool number = s.trait == "big-integer" || s.trait == "huge-exponent";
+      by_distance[distance(s.path)].insert(number && typed_.count(s.path) ? std::string(kTypedSlot)
+                                                                          : s.trait);
     }
+    by_distance.erase(kFar);
     Decided d;
+    if (by_distance.empty()) return d;
+    const std::set<std::string>& nearest = by_distance.begin()->second;
     for (const auto& name : traits_.names()) {
-      if (located.count(name)) d.traits.push_back(name);
+      if (nearest.count(name)) d.traits.push_back(name);
     }
-    d.typed_big_number =
-        std::any_of(typed_.begin(), typed_.end(), [&](const std::string& p) { return close(p); });
+    d.typed_big_number = nearest.count(std::string(kTypedSlot)) > 0;
     return d;
   }
 
@@ -486,14 +498,17 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
       a += (a.empty() ? "" : ", ") + r->implementation;
     }
     std::set<std::string> error_shapes;
+    std::multiset<DiagKey> all_errors;
     for (const auto* r : rejected) {
       impls.push_back(r->implementation);
       auto errors = diag_set(*r, "error");
       j += (j.empty() ? "" : "; ") + r->implementation + " (" + describe(errors) + ")";
-      auto faults = leaves(errors);
-      error_shapes.insert(codes_of(faults));
-      for (const auto& [path, code] : faults) where.push_back(path);
+      error_shapes.insert(codes_of(leaves(errors)));
+      all_errors.insert(errors.begin(), errors.end());
     }
+    // Where the accepting and the rejecting differ: the faults, not an error at the root that only
+    // summarises one of them (a hydration failure reported at "").
+    for (const auto& [path, code] : leaves(all_errors)) where.push_back(path);
     for (const auto& s : error_shapes) specifics += (specifics.empty() ? "" : "/") + s;
     emit(DivergenceClass::kAcceptance, impls, "accepted by " + a + "; rejected by " + j, tuple, specifics,
          sites.at(&where));

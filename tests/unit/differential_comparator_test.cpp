@@ -354,6 +354,14 @@ TEST(Comparator, TraitsCountOnlyWhereTheImplementationsDiffer) {
   ASSERT_EQ(free.size(), 1u);
   EXPECT_TRUE(free[0].implementation_defined);
   EXPECT_EQ(free[0].signature, "acceptance|cpp=accepted,py=rejected|invalid_type|duplicate-keys");
+  // Below a union error, the trait nearest to it decides, not every trait further down.
+  const std::string variant = R"({"u":{"size":9007199254740992,"meta":{"a":{"b":1,"b":2}}}})";
+  auto in_union =
+      compare("r", variant,
+              {rejected("cpp", {error("/u", "no_union_match"), error("", "invalid_known_variant")}),
+               accepted("py", variant)});
+  ASSERT_EQ(in_union.size(), 1u);
+  EXPECT_EQ(in_union[0].signature, "acceptance|cpp=rejected,py=accepted|no_union_match|big-integer");
   // A big number in a typed slot that both report alike is not what their other difference is about.
   const std::string big = R"({"size":9007199254740992})";
   auto other = compare("r", big,
