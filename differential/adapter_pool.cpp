@@ -164,6 +164,8 @@ class AdapterPool::Impl {
   const DecodeRequest* canary_request() const;
   bool takes(const Proc& p, bool alone) const;
   void finish(std::size_t slot, Outcome outcome, std::string message, std::string tail, double ms);
+  /// Finishes a request nobody answered because the harness gave it up (ImplResult::abandoned).
+  void abandon(std::size_t slot, std::string why);
   void run_batch();
   void dispatch();
   void service(Clock::duration max_wait);
@@ -243,6 +245,11 @@ void AdapterPool::Impl::finish(std::size_t slot, Outcome outcome, std::string me
   if (outcome == Outcome::kCrash) ++counters.crashes;
   if (outcome == Outcome::kTimeout) ++counters.timeouts;
   if (outcome == Outcome::kProtocol) ++counters.protocol_errors;
+}
+
+void AdapterPool::Impl::abandon(std::size_t slot, std::string why) {
+  finish(slot, Outcome::kError, std::move(why), "", 0);
+  slots[slot].result.abandoned = true;
 }
 
 void AdapterPool::Impl::fail(Proc& p, std::optional<std::size_t> culprit, Outcome outcome,
@@ -638,7 +645,7 @@ void AdapterPool::Impl::check_exits() {
 
 void AdapterPool::Impl::interrupt() {
   for (std::size_t i = 0; i < slots.size(); ++i) {
-    if (!slots[i].done) finish(i, Outcome::kError, "interrupted", "", 0);
+    if (!slots[i].done) abandon(i, "interrupted");
   }
   pending.clear();
   // Processes still working on abandoned requests would answer into the next call: end them; the
@@ -771,7 +778,7 @@ std::vector<ImplResult> AdapterPool::Impl::decode(const std::vector<DecodeReques
   }
   if (closed || stop_requested()) {
     for (std::size_t i = 0; i < slots.size(); ++i) {
-      finish(i, Outcome::kError, closed ? "the pool is shut down" : "interrupted", "", 0);
+      abandon(i, closed ? "the pool is shut down" : "interrupted");
     }
   } else if (!requests.empty()) {
     run_batch();

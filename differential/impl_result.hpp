@@ -31,6 +31,9 @@ struct ImplResult {
   std::optional<std::string> message;       ///< error / crash / timeout / protocol detail
   std::string stderr_tail;                  ///< for crash, timeout, protocol: the adapter's last stderr
   double millis = 0;                        ///< wall time of the request as the harness saw it
+  /// Never answered: the harness gave the request up (the run is stopping, or the pool is shut down).
+  /// Set by AdapterPool; such a payload is not compared (it would become an sdk-error finding).
+  bool abandoned = false;
 };
 
 /// Who an adapter is (its hello answer).

@@ -210,12 +210,10 @@ std::vector<PayloadResults> ImplementationSet::run(const std::vector<DecodeReque
       if (key.empty() || r.outcome == Outcome::kUnsupported) continue;
       groups[key].push_back(std::move(r));
     }
-    // A request the pool abandoned because the run is stopping (Ctrl-C, kill) was never answered:
-    // comparing it would turn the interruption into an sdk-error finding.
+    // A request the pool abandoned (the run is stopping: Ctrl-C, kill; or the pool is shut down) was never
+    // answered: comparing it would turn the interruption into an sdk-error finding.
     bool abandoned =
-        stop_requested() && std::any_of(p.results.begin(), p.results.end(), [](const ImplResult& r) {
-          return r.outcome == Outcome::kError && r.message == std::string("interrupted");
-        });
+        std::any_of(p.results.begin(), p.results.end(), [](const ImplResult& r) { return r.abandoned; });
     p.interrupted = abandoned;
     if (abandoned) continue;
     for (auto& [key, results] : groups) {

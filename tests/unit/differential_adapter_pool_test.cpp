@@ -413,6 +413,7 @@ TEST(AdapterPool, StopAnswersPendingRequestsAsInterrupted) {
   for (const auto& r : before) {
     EXPECT_EQ(r.outcome, Outcome::kError);
     EXPECT_EQ(r.message, "interrupted");
+    EXPECT_TRUE(r.abandoned);  // ImplementationSet does not compare it
   }
 
   std::thread stopper([] {
@@ -428,10 +429,13 @@ TEST(AdapterPool, StopAnswersPendingRequestsAsInterrupted) {
   for (const auto& r : results) {
     EXPECT_EQ(r.outcome, Outcome::kError);
     EXPECT_EQ(r.message, "interrupted");
+    EXPECT_TRUE(r.abandoned);
   }
   // The hung process was ended; the next call gets a fresh one.
   auto after = batch(2);
-  expect_bystanders_fine(after, pool->decode(after), {});
+  auto answered = pool->decode(after);
+  expect_bystanders_fine(after, answered, {});
+  for (const auto& r : answered) EXPECT_FALSE(r.abandoned);
 }
 
 TEST(AdapterPool, ShutdownIsIdempotentAndFinal) {
@@ -442,6 +446,7 @@ TEST(AdapterPool, ShutdownIsIdempotentAndFinal) {
   auto results = pool->decode(batch(1));
   EXPECT_EQ(results[0].outcome, Outcome::kError);
   EXPECT_TRUE(contains(results[0].message, "shut down"));
+  EXPECT_TRUE(results[0].abandoned);
 }
 
 TEST(AdapterPoolStart, NonexistentCommandNamesIt) {
