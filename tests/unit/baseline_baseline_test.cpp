@@ -149,6 +149,37 @@ TEST(BaselineFile, TheShippedBaselineLoads) {
   EXPECT_TRUE(matches_divergence(b->entries.front(), "content_upload_receipt", d)) << d.signature;
 }
 
+// The shipped implementation-defined entries recognise the comparator's divergences on their own
+// witnesses (the signature layout changed once: docs/signatures.md), with the SDKs' recorded answers.
+TEST(BaselineFile, TheShippedEntriesCoverTheirWitnesses) {
+  using differential::Outcome;
+  std::string path = std::string(CROSSCHECK_TEST_DATA) + "/baseline/known.json";
+  auto b = parse_baseline(slurp(path), path);
+  ASSERT_TRUE(b.ok()) << b.error();
+  const differential::Diag refused{"", "invalid_json", "error"};
+  std::size_t checked = 0;
+  for (const auto& e : b->entries) {
+    if (!e.witness || !e.witness->input) continue;
+    const std::string& in = *e.witness->input;
+    auto parsed = result("cpp", Outcome::kAccepted);
+    parsed.encoded = in;
+    auto python = parsed;
+    python.implementation = "python";
+    std::vector<differential::ImplResult> answers{parsed, python,
+                                                  result("rust", Outcome::kRejected, {refused})};
+    if (e.id == "sdk-0.10.1-python-deep-encode") {  // parses, then cannot encode
+      answers[1].encoded.reset();
+      answers[1].encode_error = "RecursionError: maximum recursion depth exceeded";
+    }
+    auto found = differential::compare(e.witness->root, in, answers);
+    bool covered = false;
+    for (const auto& d : found) covered = covered || matches_divergence(e, e.witness->root, d);
+    EXPECT_TRUE(covered) << e.id << ": " << (found.empty() ? "no divergence" : found.front().signature);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 3u);
+}
+
 TEST(BaselineFile, BadFilesNameTheFileTheEntryAndTheField) {
   EXPECT_EQ(
       load_error("not-json.json"),
