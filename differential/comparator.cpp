@@ -499,9 +499,11 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
     }
     std::set<std::string> error_shapes;
     std::multiset<DiagKey> all_errors;
+    bool unplaced = false;  // a rejection that names no place: where it differs is unknown
     for (const auto* r : rejected) {
       impls.push_back(r->implementation);
       auto errors = diag_set(*r, "error");
+      unplaced = unplaced || errors.empty();
       j += (j.empty() ? "" : "; ") + r->implementation + " (" + describe(errors) + ")";
       error_shapes.insert(codes_of(leaves(errors)));
       all_errors.insert(errors.begin(), errors.end());
@@ -510,8 +512,10 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
     // summarises one of them (a hydration failure reported at "").
     for (const auto& [path, code] : leaves(all_errors)) where.push_back(path);
     for (const auto& s : error_shapes) specifics += (specifics.empty() ? "" : "/") + s;
+    // A rejection with no error (an SDK that only says "invalid type: integer as u128") could be about
+    // any part of the input, so every trait counts, as for a crash.
     emit(DivergenceClass::kAcceptance, impls, "accepted by " + a + "; rejected by " + j, tuple, specifics,
-         sites.at(&where));
+         sites.at(unplaced ? nullptr : &where));
   }
 
   // Implementations grouped by their diagnostics: one divergence when the groups differ.
@@ -530,9 +534,13 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
       detail += (detail.empty() ? "" : "; ") + who + ": " + describe(set);
     }
     const auto where = differing_paths(groups);
+    // Among rejections, a group without any error names no place (see the acceptance case above).
+    const bool unplaced =
+        cls == DivergenceClass::kDiagnostics &&
+        std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.first.empty(); });
     emit(cls, impls, what + detail, tuple,
          differing_codes(groups, [&](const std::string& p) { return path_shape(p, options.known_names); }),
-         sites.at(&where));
+         sites.at(unplaced ? nullptr : &where));
   };
 
   // Warnings among the implementations that accepted (and can report them): multisets.

@@ -377,6 +377,29 @@ TEST(Comparator, TraitsCountOnlyWhereTheImplementationsDiffer) {
             "diagnostics|cpp=rejected,py=rejected|cpp:+invalid_type|big-number-in-typed-slot");
 }
 
+// An SDK that rejects without saying where (no error diagnostic) could be refusing any part of the
+// input: every trait counts, as for a crash, so a big number anywhere is not a contract claim.
+TEST(Comparator, ARejectionThatNamesNoPlaceKeepsEveryTrait) {
+  const std::string in = R"({"type":"flow","x":{"k":123456789012345678901234567890}})";
+  auto refused = compare("r", in, {accepted("cpp", in), rejected("rs", {})});
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_TRUE(refused[0].implementation_defined) << refused[0].signature;
+  EXPECT_EQ(refused[0].signature, "acceptance|cpp=accepted,rs=rejected|none|big-integer");
+  // Without such a trait it stays a contract divergence.
+  const std::string plain = R"({"type":"flow","x":{"k":1}})";
+  auto contract = compare("r", plain, {accepted("cpp", plain), rejected("rs", {})});
+  ASSERT_EQ(contract.size(), 1u);
+  EXPECT_FALSE(contract[0].implementation_defined);
+  // Two rejections, one of them without an error: the same rule.
+  auto both = compare("r", in, {rejected("cpp", {error("/type", "invalid_type")}), rejected("rs", {})});
+  ASSERT_EQ(both.size(), 1u);
+  EXPECT_TRUE(both[0].implementation_defined) << both[0].signature;
+  // A rejection that names its place still counts only the traits there.
+  auto placed = compare("r", in, {accepted("cpp", in), rejected("rs", {error("/type", "invalid_type")})});
+  ASSERT_EQ(placed.size(), 1u);
+  EXPECT_FALSE(placed[0].implementation_defined) << placed[0].signature;
+}
+
 // --- input traits -------------------------------------------------------------------------------
 
 TEST(InputTraits, SitesSayWhereEachTraitIs) {
