@@ -21,6 +21,11 @@
 namespace crosscheck::cli {
 namespace {
 
+/// The default reduction at the end of a run: this many adapter calls for each bucket (the reducer
+/// benchmark's 10 KB payload needs 150-280), within a tenth of the run's time.
+constexpr std::size_t kReduceCallsPerBucket = 400;
+constexpr std::size_t kUnlimitedCalls = static_cast<std::size_t>(-1);
+
 struct FuzzOptions {
   AdapterOptions adapters;
   std::string time;
@@ -34,8 +39,9 @@ struct FuzzOptions {
   std::string shard;  ///< "I/N"
   bool deterministic = false;
   std::string baseline;  ///< --baseline: only buckets it does not know fail the run
-  /// Adapter calls for reducing the run's findings at the end (0: off). Unset: 2000, or 0 for a
-  /// --deterministic or --shard run (whose folders must merge into exactly one run's).
+  /// Adapter calls for reducing the run's findings at the end, in total (0: off). Unset: up to
+  /// kReduceCallsPerBucket for each bucket, or 0 for a --deterministic or --shard run (whose folders
+  /// must merge into exactly one run's).
   std::optional<std::size_t> reduce_budget;
 };
 
@@ -43,7 +49,9 @@ struct FuzzOptions {
 void reduce_findings(const FuzzOptions& o, const schema::Ir& ir, differential::ImplementationSet& set,
                      bool interrupted, std::optional<double> run_seconds) {
   const bool merged_later = o.deterministic || !o.shard.empty();
-  const std::size_t budget = o.reduce_budget.value_or(merged_later ? 0 : 2000);
+  // Unset, the budget is per bucket (a fixed total spread over hundreds of buckets left each about
+  // 40 calls, too few to minimize anything); the time cap below bounds the whole.
+  const std::size_t budget = o.reduce_budget.value_or(merged_later ? 0 : kUnlimitedCalls);
   if (budget == 0) {
     if (merged_later && !o.reduce_budget)
       std::cerr << "findings not reduced (a --deterministic or --shard run): after crosscheck merge, "
@@ -57,14 +65,17 @@ void reduce_findings(const FuzzOptions& o, const schema::Ir& ir, differential::I
   }
   reduce::RunReduceOptions r;
   r.total_budget = budget;
+  if (!o.reduce_budget) r.per_finding_budget = kReduceCallsPerBucket;
   // The run's own time budget was the user's: reduction adds at most a tenth of it (at least 10 s).
   r.max_seconds = std::max(10.0, run_seconds.value_or(600) / 10);
   r.base.oracle = &ir;
   r.base.should_stop = [] { return differential::stop_requested(); };
   auto done = reduce::reduce_run_folder(o.out, set, r, std::cerr);
   if (done.reduced.empty() && done.skipped.empty() && done.buckets_left == 0) return;
-  std::cerr << "reduction: " << done.reduced.size() << " finding(s) minimized in " << done.calls << " of "
-            << budget << " calls (--reduce-budget)\n";
+  std::cerr << "reduction: " << done.reduced.size() << " finding(s) minimized in " << done.calls << " calls ("
+            << (o.reduce_budget ? "of " + std::to_string(budget) + ", --reduce-budget"
+                                : "up to " + std::to_string(kReduceCallsPerBucket) + " per bucket")
+            << ", at most " << static_cast<long>(r.max_seconds) << " s)\n";
   for (const auto& s : done.skipped) std::cerr << "  not reduced: " << s << "\n";
   if (done.buckets_left || differential::stop_requested())
     std::cerr
@@ -158,8 +169,8 @@ const Registration kFuzz{CommandSpec{
       sub.add_option(
           "--reduce-budget", o->reduce_budget,
           "At the end, minimize one finding per bucket (<name>.min.json) with at most this many "
-          "adapter calls in total (default 2000; 0 for --deterministic and --shard runs), within a "
-          "tenth of --time (at least 10 s); 0 turns it off");
+          "adapter calls in total (default: up to 400 per bucket, contract buckets first; 0 for "
+          "--deterministic and --shard runs), within a tenth of --time (at least 10 s); 0 turns it off");
       sub.add_flag("--deterministic", o->deterministic,
                    "No corpus feedback, every input sent: findings depend on the seed and iterations alone, "
                    "so merged shards equal one run (docs/ci.md)");

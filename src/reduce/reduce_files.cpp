@@ -184,17 +184,22 @@ RunReduction reduce_run_folder(const std::string& run_dir, differential::Impleme
   // Per bucket: its smallest finding that has no .min.json yet.
   std::map<std::string, const Entry*> pick;
   std::map<std::string, differential::DivergenceClass> cls;
+  std::set<std::string> contract;  // buckets of contract divergences
   for (const auto& e : originals) {
     if (has_min.count(e.path)) continue;
     for (const auto& d : e.finding.divergences) {
       if (covered.count(d.bucket)) continue;
       cls.emplace(d.bucket, d.cls);
+      if (!d.implementation_defined) contract.insert(d.bucket);
       auto& best = pick[d.bucket];
       if (!best || e.finding.input.size() < best->finding.input.size()) best = &e;
     }
   }
   std::vector<std::pair<std::string, const Entry*>> todo(pick.begin(), pick.end());
-  std::stable_sort(todo.begin(), todo.end(), [](const auto& a, const auto& b) {
+  // Contract buckets first (they fail the run: a person reads those first), then the smallest inputs.
+  std::stable_sort(todo.begin(), todo.end(), [&](const auto& a, const auto& b) {
+    const bool ca = contract.count(a.first) > 0, cb = contract.count(b.first) > 0;
+    if (ca != cb) return ca;
     return a.second->finding.input.size() < b.second->finding.input.size();
   });
   std::set<std::string> done_files;

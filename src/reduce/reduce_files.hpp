@@ -63,7 +63,8 @@ struct RunReduction {
 };
 
 /// Reduces, for every bucket of `run_dir`/findings that no .min.json covers yet, the smallest input
-/// of that bucket, sharing `total_budget` fairly between them (smallest inputs first). Findings that
+/// of that bucket, sharing `total_budget` fairly between them (contract buckets first, then the
+/// smallest inputs). Findings that
 /// do not load, and minimized findings that cannot be written (a full disk), are skipped with a
 /// note, never fatal: the run's own findings matter more.
 RunReduction reduce_run_folder(const std::string& run_dir, differential::ImplementationSet& set,
