@@ -171,13 +171,16 @@ TEST(BaselineFile, TheShippedEntriesCoverTheirWitnesses) {
       answers[1].encoded.reset();
       answers[1].encode_error = "RecursionError: maximum recursion depth exceeded";
     }
+    if (e.id == "sdk-0.10.1-rust-wide-integer-in-tagged-union") {  // parses, then cannot hydrate
+      answers[2].diagnostics = {{"", "invalid_type", "error"}};
+    }
     auto found = differential::compare(e.witness->root, in, answers);
     bool covered = false;
     for (const auto& d : found) covered = covered || matches_divergence(e, e.witness->root, d);
     EXPECT_TRUE(covered) << e.id << ": " << (found.empty() ? "no divergence" : found.front().signature);
     ++checked;
   }
-  EXPECT_EQ(checked, 3u);
+  EXPECT_EQ(checked, 4u);
 }
 
 TEST(BaselineFile, BadFilesNameTheFileTheEntryAndTheField) {
