@@ -18,7 +18,6 @@
 #include <set>
 #include <sstream>
 #include <thread>
-#include <unordered_set>
 
 #include "campaign/schema_coverage.hpp"
 #include "decoder/decoder.hpp"
@@ -62,6 +61,27 @@ struct RootCorpus {
   std::vector<std::string> entries;
   std::size_t bytes = 0;
   std::uint64_t added = 0;  // entries ever offered, for the choice of the one to replace
+};
+
+/// A fixed-size "seen before" filter over hashes, one bit a slot. Its memory is fixed at the start;
+/// a set of every decoder outcome seen grew by about 1 MB a minute, because most inputs of a long run
+/// show one not seen before. A collision only makes one input look not new: with a million
+/// outcomes, about 6% of them.
+class SeenBits {
+ public:
+  /// True when `hash` was not seen before.
+  bool insert(std::size_t hash) {
+    const std::size_t i = hash & (kBits - 1);
+    std::uint64_t& word = words_[i >> 6];
+    const std::uint64_t bit = std::uint64_t{1} << (i & 63);
+    const bool fresh = (word & bit) == 0;
+    word |= bit;
+    return fresh;
+  }
+
+ private:
+  static constexpr std::size_t kBits = std::size_t{1} << 24;  // 2 MiB
+  std::vector<std::uint64_t> words_ = std::vector<std::uint64_t>(kBits / 64);
 };
 
 struct Pending {
@@ -407,10 +427,8 @@ class Campaign {
       std::lock_guard<std::mutex> lock(coverage_mutex_);
       fresh_coverage = coverage_.finish(probe, r.accepted);
     }
-    bool fresh_signature =
-        signatures_
-            .insert(std::hash<std::string>{}(root.snake_name + "#" + cpp_signature(r, impls_.known_names())))
-            .second;
+    bool fresh_signature = signatures_.insert(
+        std::hash<std::string>{}(root.snake_name + "#" + cpp_signature(r, impls_.known_names())));
     bool interesting = fresh_coverage || fresh_signature;
     if (interesting) keep(root.snake_name, bytes);
     if (interesting || o_.deterministic || (s >> 32) % o_.sample_every == 0) {
@@ -769,10 +787,8 @@ class Campaign {
   std::atomic<std::uint64_t> generated_{0}, sent_{0}, dropped_{0};
   std::atomic<bool> abort_{false};   // a thread failed: both stop
   std::exception_ptr sender_error_;  // set by the sender before abort_, read after joining it
-  // Hashes, not the strings: one entry per distinct decoder outcome seen, a run long (a collision
-  // only makes one input look not new).
-  std::unordered_set<std::size_t> signatures_;  // generation thread only
-  std::set<std::string> tuples_;                // sender thread only
+  SeenBits signatures_;              // decoder outcomes seen, by hash (generation thread only)
+  std::set<std::string> tuples_;     // sender thread only
   std::mutex corpus_mutex_, coverage_mutex_, stats_mutex_, mutex_;
   std::map<std::string, RootCorpus> corpus_;
   std::deque<Pending> queue_;
