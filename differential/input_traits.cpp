@@ -9,6 +9,7 @@
 #include "json/equal.hpp"
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
+#include "json/wtf8.hpp"
 
 namespace crosscheck::differential {
 
@@ -35,31 +36,6 @@ constexpr std::size_t kMaxBytes = std::size_t{1} << 30;
 // Levels with a frame each (about 50 bytes); deeper than this the rest of the input is not examined
 // (it is deep-nesting whatever it holds), so memory stays bounded for a gigabyte of '['.
 constexpr std::size_t kMaxFrames = 1000000;
-
-void append_wtf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {  // lone surrogates too: keys are compared as json::parse decodes them
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 class Scanner {
  public:
@@ -198,7 +174,7 @@ class Scanner {
         i_ += 6;
       }
       if (cp >= 0xD800 && cp <= 0xDFFF) lone_ = true;
-      if (out) append_wtf8(*out, cp);
+      if (out) json::append_wtf8(*out, cp);
     }
     return false;
   }
@@ -208,7 +184,7 @@ class Scanner {
     if (s_.size() - at < 6) return false;
     cp = 0;
     for (std::size_t k = 2; k < 6; ++k) {
-      int h = hex_value(s_[at + k]);
+      int h = json::hex_value(s_[at + k]);
       if (h < 0) return false;
       cp = cp * 16 + static_cast<std::uint32_t>(h);
     }
