@@ -61,6 +61,7 @@ struct RootCorpus {
   std::vector<std::string> entries;
   std::size_t bytes = 0;
   std::uint64_t added = 0;  // entries ever offered, for the choice of the one to replace
+  std::size_t on_disk = 0;  // files in corpus/<root>/
 };
 
 /// A fixed-size "seen before" filter over hashes, one bit a slot. Its memory is fixed at the start;
@@ -261,6 +262,7 @@ class Campaign {
         if (f.path().filename().string().front() == '.') continue;
         if (auto bytes = read_file_bytes(f.path())) {
           ++corpus_files;
+          ++corpus_[dir.path().filename().string()].on_disk;  // before the sender starts: no lock needed
           add_to_memory(dir.path().filename().string(), *bytes);
         }
       }
@@ -339,11 +341,22 @@ class Campaign {
   }
 
   void keep(const std::string& root, const std::string& bytes) {
-    fs::path dir = fs::path(o_.out) / "corpus" / root;
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    fs::path file = dir / schema::sha256_hex(bytes).substr(0, 40);
-    if (!fs::exists(file)) findings::write_file_atomically(file.string(), bytes);
+    bool room;
+    {
+      std::lock_guard<std::mutex> lock(corpus_mutex_);
+      room = corpus_[root].on_disk < o_.corpus_files_per_root;
+    }
+    if (room) {
+      fs::path dir = fs::path(o_.out) / "corpus" / root;
+      std::error_code ec;
+      fs::create_directories(dir, ec);
+      fs::path file = dir / schema::sha256_hex(bytes).substr(0, 40);
+      if (!fs::exists(file)) {
+        findings::write_file_atomically(file.string(), bytes);
+        std::lock_guard<std::mutex> lock(corpus_mutex_);
+        ++corpus_[root].on_disk;
+      }
+    }
     add_to_memory(root, bytes);
   }
 

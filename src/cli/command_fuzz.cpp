@@ -35,6 +35,7 @@ struct FuzzOptions {
   std::vector<std::string> roots;
   std::vector<std::string> seeds;
   std::size_t batch = 128;
+  std::size_t corpus_files_per_root = 4096;
   bool strict = false;
   std::string shard;  ///< "I/N"
   bool deterministic = false;
@@ -108,6 +109,7 @@ int fuzz(const FuzzOptions& o) {
   c.roots = o.roots;
   c.seed_paths = o.seeds;
   c.batch = o.batch;
+  c.corpus_files_per_root = o.corpus_files_per_root;
   c.strict = o.strict;
   c.live = ::isatty(2);
   std::optional<baseline::Baseline> known;
@@ -160,6 +162,10 @@ const Registration kFuzz{CommandSpec{
       sub.add_option("--seeds", o->seeds, "Extra seed files or folders (any bytes)");
       sub.add_option("--batch", o->batch, "Requests per adapter batch")->check(CLI::Range(1, 100000));
       sub.add_flag("--strict", o->strict, "Fail on implementation-defined divergences too");
+      sub.add_option("--corpus-limit", o->corpus_files_per_root,
+                     "Files kept in corpus/<root>/ (later inputs stay in memory only)")
+          ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}))
+          ->capture_default_str();
       sub.add_option(
           "--baseline", o->baseline,
           "Known-divergence baseline (docs/baseline.md): only buckets it does not cover fail the run");

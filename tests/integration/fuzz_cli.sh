@@ -28,6 +28,13 @@ PY"
 "$CC" fuzz --runs 400 --seed 5 --adapters cpp --out "$OUT/resume" >"$OUT/r1.log" 2>&1
 "$CC" fuzz --runs 800 --seed 5 --adapters cpp --out "$OUT/resume" >"$OUT/r2.log" 2>&1
 check "second run on the same folder resumes" "grep -q 'resuming' '$OUT/r2.log'"
+# The corpus folder is bounded per root (--corpus-limit); the rest stays in memory, the run goes on.
+"$CC" fuzz --runs 3000 --seed 5 --adapters cpp --root effect --corpus-limit 7 --out "$OUT/limit" >"$OUT/l1.log" 2>&1
+rc=$?
+check "--corpus-limit 7 keeps 7 files in corpus/effect/ (exit $rc)" \
+  "[ $rc = 0 -o $rc = 1 ] && [ \$(ls '$OUT/limit/corpus/effect' | wc -l) = 7 ]"
+"$CC" fuzz --runs 3000 --seed 5 --adapters cpp --root effect --out "$OUT/nolimit" >"$OUT/l2.log" 2>&1
+check "without it the same run keeps more" "[ \$(ls '$OUT/nolimit/corpus/effect' | wc -l) -gt 7 ]"
 "$CC" fuzz --runs 100 --seed 6 --adapters cpp --out "$OUT/resume" >"$OUT/r3.log" 2>&1
 rc=$?
 check "a folder of another configuration is refused with exit 2" "[ $rc = 2 ] && grep -q 'different configuration' '$OUT/r3.log'"
