@@ -40,12 +40,17 @@ rc=$?
 check "a folder of another configuration is refused with exit 2" "[ $rc = 2 ] && grep -q 'different configuration' '$OUT/r3.log'"
 
 # 3. kill -9 mid-run: every finding written is complete, and the run resumes.
-"$CC" fuzz --time 60s --seed 3 --adapters cpp --adapter "faulty=$PROXY" --out "$OUT/kill" >"$OUT/k1.log" 2>&1 &
+# The proxy's command line carries a mark of this test's own (a harmless -X option), so the clean-up
+# below kills only the proxies this test started: ctest runs other tests at the same time, and
+# ci_scripts' pull-request.sh has "faulty_proxy.py" in its own command line.
+MARK="$OUT/kill-pycache"
+KPROXY="python3 -X pycache_prefix=$MARK $ROOT/tests/fake_adapters/faulty_proxy.py --fault unknown-enum-error -- $CC serve-adapter"
+"$CC" fuzz --time 60s --seed 3 --adapters cpp --adapter "faulty=$KPROXY" --out "$OUT/kill" >"$OUT/k1.log" 2>&1 &
 pid=$!
 sleep 6
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
-pkill -9 -f "faulty_proxy.py" 2>/dev/null
+pkill -9 -f "pycache_prefix=$MARK" 2>/dev/null
 before=$(ls "$OUT/kill/findings" 2>/dev/null | grep -c '\.json$')
 check "findings were written before the kill" "[ ${before:-0} -gt 0 ]"
 check "no partial finding files after kill -9" "python3 - '$OUT/kill/findings' <<'PY'
@@ -54,7 +59,7 @@ for f in glob.glob(sys.argv[1] + '/*.json'):
     json.load(open(f))
 sys.exit(0)
 PY"
-"$CC" fuzz --time 3s --seed 3 --adapters cpp --adapter "faulty=$PROXY" --out "$OUT/kill" >"$OUT/k2.log" 2>&1
+"$CC" fuzz --time 3s --seed 3 --adapters cpp --adapter "faulty=$KPROXY" --out "$OUT/kill" >"$OUT/k2.log" 2>&1
 after=$(ls "$OUT/kill/findings" | grep -c '\.json$')
 check "the killed run resumes and keeps its findings" "grep -q 'resuming' '$OUT/k2.log' && [ $after -ge $before ]"
 
