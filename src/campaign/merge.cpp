@@ -269,6 +269,29 @@ std::string pretty(const json::Value& v, int indent) {
   return json::write(v, o) + "\n";
 }
 
+/// A coverage.json list of [node id, outcome bits] pairs (bit 0 accepted, bit 1 rejected), OR-ed per id.
+std::map<std::uint64_t, std::uint64_t> read_flag_pairs(const json::Value& list) {
+  std::map<std::uint64_t, std::uint64_t> out;
+  for (const auto& pair : list.items())
+    out[number_or_zero(&pair.items()[0])] |= number_or_zero(&pair.items()[1]) & 3;
+  return out;
+}
+
+/// The same list written back; adds each outcome's count of nodes.
+json::Value write_flag_pairs(const std::map<std::uint64_t, std::uint64_t>& flags, std::uint64_t& accepted,
+                             std::uint64_t& rejected) {
+  json::Value list = json::Value::array();
+  for (const auto& [id, bits] : flags) {
+    accepted += bits & 1;
+    rejected += (bits >> 1) & 1;
+    json::Value pair = json::Value::array();
+    pair.push(number(id));
+    pair.push(number(bits));
+    list.push(std::move(pair));
+  }
+  return list;
+}
+
 /// The union of coverage.json files (same schema, so the same node ids).
 json::Value merge_coverage(const std::vector<std::pair<fs::path, const json::Value*>>& covs) {
   std::map<std::uint64_t, std::uint64_t> flags;
@@ -282,12 +305,9 @@ json::Value merge_coverage(const std::vector<std::pair<fs::path, const json::Val
                   std::to_string(number_or_zero(cov->find("tracked"))) + " nodes, " +
                   (covs.front().first / "coverage.json").string() + " " + std::to_string(tracked) +
                   " (coverage of another schema?)");
-    for (const auto& pair : cov->find("flags")->items())
-      flags[number_or_zero(&pair.items()[0])] |= number_or_zero(&pair.items()[1]) & 3;
+    for (const auto& [id, bits] : read_flag_pairs(*cov->find("flags"))) flags[id] |= bits;
     if (const json::Value* list = cov->find("impossibleFlags")) {
-      std::map<std::uint64_t, std::uint64_t> these;
-      for (const auto& pair : list->items())
-        these[number_or_zero(&pair.items()[0])] |= number_or_zero(&pair.items()[1]) & 3;
+      auto these = read_flag_pairs(*list);
       if (!impossible) {
         impossible = std::move(these);
       } else {
@@ -296,29 +316,17 @@ json::Value merge_coverage(const std::vector<std::pair<fs::path, const json::Val
     }
   }
   std::uint64_t accepted = 0, rejected = 0;
-  json::Value flag_list = json::Value::array();
-  for (const auto& [id, bits] : flags) {
-    accepted += bits & 1;
-    rejected += (bits >> 1) & 1;
-    json::Value pair = json::Value::array();
-    pair.push(number(id));
-    pair.push(number(bits));
-    flag_list.push(std::move(pair));
-  }
+  json::Value flag_list = write_flag_pairs(flags, accepted, rejected);
   std::uint64_t impossible_accepted = 0, impossible_rejected = 0;
-  json::Value impossible_list = json::Value::array();
-  if (impossible) {
-    for (const auto& [id, listed] : *impossible) {
-      std::uint64_t bits = listed & ~(flags.count(id) ? flags[id] : 0);
-      if (!bits) continue;
-      impossible_accepted += bits & 1;
-      impossible_rejected += (bits >> 1) & 1;
-      json::Value pair = json::Value::array();
-      pair.push(number(id));
-      pair.push(number(bits));
-      impossible_list.push(std::move(pair));
+  if (impossible) {  // a pair some run reached is possible after all
+    for (auto it = impossible->begin(); it != impossible->end();) {
+      it->second &= ~(flags.count(it->first) ? flags[it->first] : 0);
+      it = it->second ? std::next(it) : impossible->erase(it);
     }
   }
+  json::Value impossible_list = impossible
+                                    ? write_flag_pairs(*impossible, impossible_accepted, impossible_rejected)
+                                    : json::Value::array();
   // A node is unreached (or impossible) in the union only when every run that lists it so agrees.
   auto intersect = [&](const char* group, const char* key) {
     std::vector<std::string> first;

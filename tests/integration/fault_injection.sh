@@ -12,20 +12,15 @@
 #     files (a small tmpfs when it can be mounted, and always RLIMIT_FSIZE with SIGXFSZ ignored).
 # SECTIONS (default all): "run" (1, 2), "fuzz" (3), "resume" (4), "disk" (5); ctest runs them as
 # separate tests so that each stays short.
-set -u
-BUILD=${1:?usage: fault_injection.sh BUILD_DIR}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CC="$BUILD/crosscheck"
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
 BAD="python3 $ROOT/tests/fake_adapters/misbehaving_adapter.py"
-OUT=$(mktemp -d)
 MOUNTED=""
-cleanup() {
+cleanup() {  # lib.sh's clean-up, after unmounting the small tmpfs of section 5
   [ -n "$MOUNTED" ] && umount "$MOUNTED" 2>/dev/null
   [ -n "${KEEP:-}" ] && echo "kept $OUT" || rm -rf "$OUT"
 }
 trap cleanup EXIT
-pass=0; fail=0
-check() { if eval "$2"; then pass=$((pass+1)); echo "PASS $1"; else fail=$((fail+1)); echo "FAIL $1"; fi; }
 now() { date +%s.%N; }
 within() { python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) < float(sys.argv[3]) else 1)" "$@"; }
 
@@ -243,5 +238,4 @@ fi
 }
 
 for section in ${2:-run fuzz resume disk}; do "section_$section"; done
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+finish

@@ -5,15 +5,9 @@
 #     of the .min.json reproduces the bucket;
 #  2. bad input exits 2 naming the file, and writes nothing;
 #  3. `reduce RUN_DIR` and `fuzz --reduce-budget` write one .min.json per bucket and a "reduced" event.
-set -u
-BUILD=${1:?usage: reduce_cli.sh BUILD_DIR}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CC="$BUILD/crosscheck"
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
 SCHEMA="$BUILD/test-data/schemas/mini"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-pass=0; fail=0
-check() { if eval "$2"; then pass=$((pass+1)); echo "PASS $1"; else fail=$((fail+1)); echo "FAIL $1"; fi; }
 PLANTED="planted=python3 $ROOT/tests/fake_adapters/needle_adapter.py"
 ADAPTERS=(--schema "$SCHEMA" --adapters cpp --adapter "$PLANTED")
 
@@ -102,5 +96,4 @@ check "reduce RUN_DIR on a reduced folder: exit 0, nothing rewritten ($n_before 
 "$CC" reduce "$OUT/nothere" --adapters cpp >"$OUT/norun.log" 2>&1
 check "reduce RUN_DIR on a folder that is not a run: exit 2" "[ $? = 2 ] && grep -q 'nothere' '$OUT/norun.log'"
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+finish

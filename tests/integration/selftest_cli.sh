@@ -9,17 +9,11 @@
 #  false-alarms  `crosscheck selftest --no-false-alarms --time 20s`: no contract finding;
 #  bad-input     python missing -> exit 3, every fault skipped and none passed; unknown fault and a
 #                used --out -> exit 2.
-set -u
-BUILD=${1:?usage: selftest_cli.sh BUILD_DIR [part]}
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
 PART=${2:-all}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CC="$BUILD/crosscheck"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-pass=0; fail=0
 # The interpreter itself, not a pyenv shim (half a second per start).
 PY=$(python3 -c "import sys; print(sys.executable)")
-check() { if eval "$2"; then pass=$((pass+1)); echo "PASS $1"; else fail=$((fail+1)); echo "FAIL $1"; fi; }
 want() { [ "$PART" = all ] || [ "$PART" = "$1" ]; }
 
 if want witnesses; then
@@ -102,5 +96,4 @@ if want bad-input; then
   check "a used --out exits 2 and keeps what is there" "[ $rc = 2 ] && [ \"\$(cat '$OUT/used/file')\" = keep ]"
 fi
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ] && [ $pass -gt 0 ]
+finish && [ $pass -gt 0 ]
