@@ -2,7 +2,7 @@
 // with the inputs it picks decoded by the real SDKs too, asynchronously.
 //
 // Input layout as fuzz_decode (support.hpp: byte 0 selects the root). Every input is decoded in
-// process with a schema-coverage probe (src/campaign/schema_coverage.hpp). An input that exercises a
+// process with a schema-coverage probe (src/coverage/schema_coverage.hpp). An input that exercises a
 // new (outcome-deciding node, accepted/rejected) pair or gives the decoder a new outcome signature
 // (acceptance and diagnostic codes at abstracted paths) is copied to the sender process
 // (differential_sender.hpp), which decodes it with every configured adapter in batches, compares,
@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "campaign/schema_coverage.hpp"
+#include "coverage/schema_coverage.hpp"
 #include "differential/comparator.hpp"
 #include "fuzz/differential_sender.hpp"
 #include "fuzz/support.hpp"

@@ -7,10 +7,16 @@
 // Adapter calls happen on a sender thread in batches: the generation loop never waits for an SDK.
 // An input whose tuple of per-implementation outcomes is new also joins the corpus (NEZHA).
 //
-// Output folder: run.json (the configuration; a different one is refused), corpus/<root>/<hash>.json,
-// findings/ (one atomic file per finding, at most max_per_bucket per bucket), state.json and
-// coverage.json (saved every few seconds and at the end, atomically), summary.json. Running again on
-// the same folder resumes: corpus, coverage, buckets and the iteration counter are read back.
+// Output folder: run.json (the configuration; a different one is refused), corpus/<root>/<hash>
+// (at most --corpus-limit files per root; later entries stay in the in-memory sample only),
+// findings/ (one atomic file per finding, at most max_per_bucket per bucket), events.jsonl
+// (appended as the run goes), state.json and coverage.json (saved every few seconds and at the end,
+// atomically), summary.json (at the end). Running again on the same folder resumes: corpus, coverage,
+// buckets and the iteration counter are read back.
+//
+// The pieces, one file each: run_state (run.json, state.json, coverage.json), corpus_sample,
+// generation_step, sender (thread and queue), finding_recorder (counts, bucket caps, finding files),
+// run_events (events.jsonl), progress_line, summary_writer (summary.json); campaign.cpp runs them.
 #pragma once
 
 #include <cstdint>
@@ -20,10 +26,23 @@
 #include <string>
 #include <vector>
 
+#include "differential/comparator.hpp"
 #include "differential/implementation_set.hpp"
+#include "findings/finding_store.hpp"
 #include "schema/ir.hpp"
 
 namespace crosscheck::campaign {
+
+/// A finding file the campaign has just written (CampaignOptions::on_finding).
+struct WrittenFinding {
+  std::string file;                  ///< its path (<out>/findings/<name>)
+  const findings::Finding& finding;  ///< what it holds
+  /// The divergence that opened a new bucket, or the finding's first: as events.jsonl's "finding".
+  const differential::Divergence& divergence;
+  bool new_bucket = false;              ///< the finding opened a bucket
+  bool implementation_defined = false;  ///< every divergence of the finding is implementation-defined
+  double seconds = 0;                   ///< run time when it was written (events.jsonl's clock)
+};
 
 struct CampaignOptions {
   std::optional<double> seconds;      ///< --time
@@ -52,6 +71,9 @@ struct CampaignOptions {
   /// Polled by the generation loop and before each adapter batch: true ends the run early, as if its
   /// time were up (the batch in flight completes; `crosscheck selftest` stops at its first finding).
   std::function<bool()> stop_when;
+  /// Called on the sender thread after each finding file is written and logged, in the order they
+  /// are written; an exception from it ends the run with that error.
+  std::function<void(const WrittenFinding&)> on_finding;
 };
 
 struct CampaignSummary {

@@ -11,7 +11,7 @@
 #include <map>
 #include <set>
 
-#include "campaign/schema_coverage.hpp"
+#include "coverage/schema_coverage.hpp"
 #include "report/escape.hpp"
 #include "report/writers.hpp"
 

@@ -4,7 +4,7 @@
 // string is display text first (escape.hpp), so nothing XML 1.0 forbids can reach the file.
 #include <set>
 
-#include "campaign/schema_coverage.hpp"
+#include "coverage/schema_coverage.hpp"
 #include "report/escape.hpp"
 #include "report/writers.hpp"
 

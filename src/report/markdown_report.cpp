@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "campaign/schema_coverage.hpp"
+#include "coverage/schema_coverage.hpp"
 #include "json/parse.hpp"
 #include "report/escape.hpp"
 #include "report/writers.hpp"

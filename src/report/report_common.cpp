@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "campaign/schema_coverage.hpp"
+#include "coverage/schema_coverage.hpp"
 #include "findings/finding_store.hpp"
 #include "json/write.hpp"
 #include "report/writers.hpp"

@@ -12,7 +12,6 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
-#include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -20,9 +19,7 @@
 #include "campaign/campaign.hpp"
 #include "differential/adapter_pool.hpp"
 #include "differential/implementation_set.hpp"
-#include "findings/finding_store.hpp"
 #include "json/parse.hpp"
-#include "report/event_log.hpp"
 #include "util/file.hpp"
 
 namespace crosscheck::selftest {
@@ -75,63 +72,20 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep) 
   return out;
 }
 
-/// Follows a campaign folder while it runs: every finding that involves `impl`, in the order the
-/// campaign wrote them, timed by events.jsonl ("t", run time) or, without that log, by our clock.
+/// Follows a campaign's findings as it writes them (CampaignOptions::on_finding): every finding
+/// that involves `impl`, in the order the campaign wrote them, timed by the run's clock.
 class FindingWatch {
  public:
-  FindingWatch(std::string folder, std::string impl, const Fault* fault)
-      : folder_(std::move(folder)), impl_(std::move(impl)), fault_(fault), start_(Clock::now()) {}
+  FindingWatch(std::string impl, const Fault* fault) : impl_(std::move(impl)), fault_(fault) {}
 
-  /// Reads what is new; returns true once a finding in the fault's expected class (and label) is seen.
-  bool poll() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::string events_path = (fs::path(folder_) / report::kEventLogName).string();
-    if (fs::exists(events_path)) {
-      auto file = report::read_events(events_path);
-      for (; next_event_ < file.events.size(); ++next_event_) {
-        const auto& e = file.events[next_event_];
-        if (e.name != "finding") continue;
-        const json::Value* f = e.fields.find("file");
-        if (f && f->is_string()) handle((fs::path(folder_) / f->string_value()).string(), e.t);
-      }
-    } else {
-      std::error_code ec;
-      double now = std::chrono::duration<double>(Clock::now() - start_).count();
-      std::vector<std::string> fresh;
-      for (const auto& entry : fs::directory_iterator(fs::path(folder_) / "findings", ec)) {
-        std::string name = entry.path().filename().string();
-        if (entry.path().extension() == ".json" && name.find(".min.") == std::string::npos)
-          fresh.push_back(entry.path().string());
-      }
-      std::sort(fresh.begin(), fresh.end());
-      for (const auto& path : fresh) handle(path, now);
-    }
-    return expected_found();
-  }
-
-  bool expected_found() const { return expected_seconds.has_value(); }
-
-  // What was seen (read after the campaign ended, or under the lock).
-  std::optional<double> first_seconds, expected_seconds;
-  std::vector<std::string> first_classes;
-  std::string expected_file, expected_bucket;
-  std::optional<bool> expected_label;
-  std::size_t expected_bytes = 0;
-  std::size_t contract_findings = 0, implementation_defined_findings = 0;
-  std::vector<std::string> contract_files, contract_details;
-
- private:
-  void handle(const std::string& path, double t) {
-    if (!handled_.insert(path).second) return;
-    auto loaded = findings::FindingStore::load(path);
-    if (!loaded.ok()) {
-      handled_.erase(path);  // not there yet (or cut): look again next time
-      return;
-    }
-    const auto& finding = loaded.value();
+  /// Takes one written finding; returns true once a finding in the fault's expected class (and
+  /// label) is seen. Called on the campaign's sender thread; the fields below are read once the
+  /// campaign has returned.
+  bool take(const campaign::WrittenFinding& w) {
+    if (!handled_.insert(w.file).second) return expected_found();
     std::set<std::string> classes;
     bool contract = false, any = false;
-    for (const auto& d : finding.divergences) {
+    for (const auto& d : w.finding.divergences) {
       if (!involves(d, impl_)) continue;
       any = true;
       classes.insert(differential::class_name(d.cls));
@@ -141,63 +95,62 @@ class FindingWatch {
       }
       if (fault_ && !expected_seconds && fault_->expected_class == differential::class_name(d.cls) &&
           d.implementation_defined == fault_->implementation_defined) {
-        expected_seconds = t;
-        expected_file = path;
+        expected_seconds = w.seconds;
+        expected_file = w.file;
         expected_bucket = d.bucket;
         expected_label = d.implementation_defined;
-        expected_bytes = finding.input.size();
+        expected_bytes = w.finding.input.size();
       }
     }
-    if (!any) return;
-    if (contract) {
-      ++contract_findings;
-      contract_files.push_back(path);
-    } else {
-      ++implementation_defined_findings;
+    if (any) {
+      if (contract) {
+        ++contract_findings;
+        contract_files.push_back(w.file);
+      } else {
+        ++implementation_defined_findings;
+      }
+      if (!first_seconds) {
+        first_seconds = w.seconds;
+        first_classes.assign(classes.begin(), classes.end());
+      }
     }
-    if (!first_seconds) {
-      first_seconds = t;
-      first_classes.assign(classes.begin(), classes.end());
-    }
+    return expected_found();
   }
 
-  std::string folder_, impl_;
+  bool expected_found() const { return expected_seconds.has_value(); }
+
+  std::optional<double> first_seconds, expected_seconds;
+  std::vector<std::string> first_classes;
+  std::string expected_file, expected_bucket;
+  std::optional<bool> expected_label;
+  std::size_t expected_bytes = 0;
+  std::size_t contract_findings = 0, implementation_defined_findings = 0;
+  std::vector<std::string> contract_files, contract_details;
+
+ private:
+  std::string impl_;
   const Fault* fault_;
-  Clock::time_point start_;
-  std::size_t next_event_ = 0;
-  std::set<std::string> handled_;
-  std::mutex mutex_;
+  std::set<std::string> handled_;  // a finding file rewritten for a new bucket is one finding
 };
 
-/// Runs a campaign on `folder` while a watcher thread follows its findings; `stop_at_expected` ends
+/// Runs the campaign `c` (its log in `log_path`) while `watch` follows its findings; `stop_at_expected` ends
 /// it at the first finding in the fault's expected class.
 campaign::CampaignSummary watched_campaign(const schema::Ir& ir, differential::ImplementationSet& set,
                                            campaign::CampaignOptions c, FindingWatch& watch,
                                            bool stop_at_expected, const std::string& log_path) {
-  std::atomic<bool> stop{false}, done{false};
+  std::atomic<bool> found{false};
+  c.on_finding = [&](const campaign::WrittenFinding& w) {
+    if (watch.take(w) && stop_at_expected) found = true;
+  };
   // The campaign stops generating at its time limit but would then send what is queued; the
   // self-test wants the limit to hold, so the send loop is stopped then too.
-  c.stop_when = [&stop] { return stop.load(std::memory_order_relaxed); };
   auto limit = Clock::now() + std::chrono::milliseconds(static_cast<long long>(c.seconds.value_or(0) * 1000));
-  std::thread watcher([&] {
-    while (!done.load()) {
-      if ((watch.poll() && stop_at_expected) || (c.seconds && Clock::now() >= limit)) stop = true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-  });
+  bool limited = c.seconds.has_value();
+  c.stop_when = [&found, limit, limited] {
+    return found.load(std::memory_order_relaxed) || (limited && Clock::now() >= limit);
+  };
   std::ofstream log(log_path);
-  campaign::CampaignSummary summary;
-  try {
-    summary = campaign::run_campaign(ir, set, c, log);
-  } catch (...) {
-    done = true;
-    watcher.join();
-    throw;
-  }
-  done = true;
-  watcher.join();
-  watch.poll();  // what the last batch wrote
-  return summary;
+  return campaign::run_campaign(ir, set, c, log);
 }
 
 differential::AdapterConfig proxy_config(const std::string& name, const std::vector<std::string>& argv) {
@@ -300,7 +253,7 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> ir, const Fault& fault, 
   if (!o.all_roots) c.roots = {fault.witness_root};
   c.batch = o.batch;
   c.adapters_fingerprint = join(set.names(), ",");
-  FindingWatch watch(r.folder, kFaulty, &fault);
+  FindingWatch watch(kFaulty, &fault);
   auto summary = watched_campaign(*ir, set, c, watch, true, r.folder + ".log");
   r.generated = summary.generated;
   r.sent = summary.sent;
@@ -382,7 +335,7 @@ FalseAlarmReport run_false_alarms(std::shared_ptr<const schema::Ir> ir, const Op
   c.batch = o.batch;
   c.strict = o.strict;
   c.adapters_fingerprint = join(set.names(), ",");
-  FindingWatch watch(r.folder, kEquivalent, nullptr);
+  FindingWatch watch(kEquivalent, nullptr);
   auto summary = watched_campaign(*ir, set, c, watch, false, r.folder + ".log");
   r.generated = summary.generated;
   r.sent = summary.sent;

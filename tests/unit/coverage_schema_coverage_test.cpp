@@ -1,4 +1,4 @@
-// Tests of schema coverage (src/campaign/schema_coverage.cpp): which (node, outcome) pairs are
+// Tests of schema coverage (src/coverage/schema_coverage.cpp): which (node, outcome) pairs are
 // impossible on a small IR of our own, that the figure counts only the possible ones, and, on the real
 // schema, that no generated or mutated payload ever reaches a pair the analysis calls impossible.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "campaign/schema_coverage.hpp"
+#include "coverage/schema_coverage.hpp"
 #include "decoder/decoder.hpp"
 #include "gen/generator.hpp"
 #include "gen_test_support.hpp"

@@ -1,5 +1,5 @@
 // schema_coverage.cpp: node bookkeeping for schema coverage, and which pairs cannot happen.
-#include "campaign/schema_coverage.hpp"
+#include "coverage/schema_coverage.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,0 +1,62 @@
+// corpus_sample.hpp: a fuzz run's corpus, as files in corpus/<root>/ and as the in-memory sample the
+// generation step mutates.
+//
+// The folder keeps at most files_per_root entries per root (--corpus-limit): most inputs of a long
+// run show a decoder outcome not seen before, and an unbounded folder grew by 200 MB in ten minutes.
+// The memory sample is bounded too, by entries and bytes per root, so that memory stays flat over a
+// long run; it keeps the bytes only and the generation step parses an entry again when it picks it
+// (a parse costs microseconds, a kept tree ten times the bytes). Entries past the folder's bound go
+// to the memory sample only; a resumed run starts from the folder's.
+//
+// Thread-safe: the generation thread keeps and picks entries, the sender thread keeps them too.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "schema/ir.hpp"
+
+namespace crosscheck::campaign {
+
+class CorpusSample {
+ public:
+  /// `folder`: the run's corpus/ folder (created by the run state).
+  CorpusSample(std::string folder, std::size_t files_per_root);
+
+  /// Reads corpus/<root>/* back into the sample (a resumed run); returns the number of files read.
+  std::size_t load_folder();
+  /// Keeps the seed files (--seed: files, or folders read recursively, in sorted order). A file named
+  /// <root>.* belongs to that root, any other goes to the fuzzed roots in turn; an unreadable one is
+  /// skipped with a warning.
+  void load_seeds(const std::vector<std::string>& paths, const schema::Ir& ir,
+                  const std::vector<const schema::Root*>& roots, std::ostream& log);
+
+  /// Keeps `bytes` as an entry of `root`: a file corpus/<root>/<hash> while the folder has room for
+  /// one more, and in the memory sample.
+  void keep(const std::string& root, const std::string& bytes);
+  /// The entry `choice` (modulo the count) of root's memory sample, or "" when it has none.
+  std::string pick(const std::string& root, std::uint64_t choice);
+  /// Entries in memory, over every root.
+  std::size_t in_memory();
+
+ private:
+  struct RootCorpus {
+    std::vector<std::string> entries;
+    std::size_t bytes = 0;
+    std::uint64_t added = 0;  // entries ever offered, for the choice of the one to replace
+    std::size_t on_disk = 0;  // files in corpus/<root>/
+  };
+
+  void add_to_memory(const std::string& root, const std::string& bytes);
+
+  std::string folder_;
+  std::size_t files_per_root_;
+  std::mutex mutex_;
+  std::map<std::string, RootCorpus> roots_;
+};
+
+}  // namespace crosscheck::campaign

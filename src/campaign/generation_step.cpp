@@ -1,0 +1,74 @@
+// generation_step.cpp: one fuzz iteration's input and its in-process decode (see generation_step.hpp).
+#include "campaign/generation_step.hpp"
+
+#include <functional>
+#include <optional>
+
+#include "campaign/splitmix.hpp"
+#include "differential/comparator.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+
+namespace crosscheck::campaign {
+namespace {
+
+/// The decoder's outcome with paths abstracted (indices and unknown member names), so that random
+/// member names do not make every input look new.
+std::string cpp_signature(const decoder::DecodeResult& r, const std::set<std::string, std::less<>>& known) {
+  std::set<std::string> parts;
+  for (const auto& d : r.diagnostics) parts.insert(d.code + "@" + differential::path_shape(d.path, &known));
+  std::string s = r.accepted ? "A" : "R";
+  for (const auto& p : parts) s += "|" + p;
+  return s;
+}
+
+}  // namespace
+
+GenerationStep::GenerationStep(const schema::Ir& ir, const std::set<std::string, std::less<>>& known_names,
+                               std::vector<const schema::Root*> roots, std::uint64_t run_seed,
+                               bool deterministic, CorpusSample& corpus, SchemaCoverage& coverage)
+    : known_names_(known_names),
+      roots_(std::move(roots)),
+      run_seed_(run_seed),
+      deterministic_(deterministic),
+      corpus_(corpus),
+      coverage_(coverage),
+      decoder_(ir),
+      generator_(ir),
+      mutator_(ir) {}
+
+GeneratedInput GenerationStep::run(std::uint64_t i) {
+  std::uint64_t s = splitmix(run_seed_ ^ splitmix(i));
+  const schema::Root& root = *roots_[s % roots_.size()];
+  std::string bytes, source;
+  std::optional<json::Value> base;
+  if (!deterministic_ && (s >> 8) % 4 != 0) bytes = corpus_.pick(root.snake_name, s >> 16);
+  if (!bytes.empty()) {
+    auto parsed = json::parse(bytes);
+    if (parsed.ok()) {
+      base = std::move(parsed.value());
+      bytes.clear();
+    }
+  }
+  if (!base && bytes.empty()) base = generator_.valid(root, s);
+  if (base) {
+    if ((s >> 24) % 8 == 0) {
+      bytes = json::write(*base);
+      source = "generated";
+    } else {
+      gen::Mutant m = mutator_.any(root, *base, s);
+      bytes = std::move(m.bytes);
+      source = std::string(gen::mutation_name(m.mutation)) + ": " + m.description;
+    }
+  } else {
+    source = "corpus bytes";
+  }
+  SchemaCoverage::Probe probe;
+  decoder::DecodeResult r = decoder_.decode(root, bytes, &probe);
+  bool fresh_coverage = coverage_.finish(probe, r.accepted);
+  bool fresh_signature =
+      signatures_.insert(std::hash<std::string>{}(root.snake_name + "#" + cpp_signature(r, known_names_)));
+  return {root.snake_name, std::move(bytes), std::move(source), s, fresh_coverage || fresh_signature};
+}
+
+}  // namespace crosscheck::campaign

@@ -1,0 +1,23 @@
+// progress_line.hpp: the progress line of a fuzz run on its log: inputs and adapter throughput,
+// divergences per class, buckets and schema coverage. On a terminal (--live) one line is redrawn in
+// place; otherwise a line is printed every few seconds, and the final one always ends the line.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+
+namespace crosscheck::campaign {
+
+struct ProgressFigures {
+  double elapsed = 0;  ///< seconds of this session
+  std::uint64_t generated = 0, sent = 0;
+  std::map<std::string, std::size_t> by_class;
+  std::size_t buckets = 0;
+  double coverage_percent = 0;
+};
+
+void print_progress_line(std::ostream& log, const ProgressFigures& figures, bool live, bool final_line);
+
+}  // namespace crosscheck::campaign

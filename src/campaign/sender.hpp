@@ -1,0 +1,78 @@
+// sender.hpp: the sender thread and its queue, between the generation loop and the adapters.
+//
+// The adapters are the bottleneck: the generation loop offers inputs to a bounded queue and never
+// waits for an SDK; when the queue is full a sample is dropped, and an interesting input waits in the
+// corpus instead (it is mutated again later). A deterministic run must send every input, so there the
+// generation loop waits for room. The sender takes batches from the queue, runs them through the
+// implementation set and hands each input's results to the handler, on the sender thread.
+//
+// An error on the sender thread (a write to a full disk) stops both threads: failed() turns true, and
+// finish() rethrows it on the generation thread. The thread is joined however the owner's scope is
+// left (a joinable std::thread would terminate the process).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "differential/implementation_set.hpp"
+
+namespace crosscheck::campaign {
+
+/// An input on its way to the adapters.
+struct Pending {
+  std::string root, bytes, source;
+  std::uint64_t seed = 0;
+};
+
+class Sender {
+ public:
+  using Handler = std::function<void(const Pending&, const differential::PayloadResults&)>;
+
+  /// `batch`: requests per adapter batch (the queue holds 8 batches). `stop_when` (may be empty) is
+  /// polled before each batch, like Ctrl-C: true stops sending (the batch in flight completes).
+  /// `sent_before`: inputs sent by earlier sessions of the run.
+  Sender(differential::ImplementationSet& impls, std::size_t batch, std::function<bool()> stop_when,
+         std::uint64_t sent_before, Handler handler);
+  /// Stops the thread without sending what is queued, if finish() was not called.
+  ~Sender();
+  Sender(const Sender&) = delete;
+  Sender& operator=(const Sender&) = delete;
+
+  /// Queues `p`; false when the queue was full and `p` was dropped. With `wait_for_room`, waits for
+  /// room instead, unless the run is stopped (then `p` is dropped).
+  bool offer(Pending p, bool wait_for_room);
+  /// No more inputs: sends what is queued (unless stopped), joins the thread and rethrows its error.
+  void finish();
+
+  /// The sender thread failed; the generation loop stops.
+  bool failed() const { return failed_; }
+  std::uint64_t sent() const { return sent_; }
+  std::uint64_t dropped() const { return dropped_; }
+
+ private:
+  void loop();
+  bool stopped() const;
+  void close();
+
+  differential::ImplementationSet& impls_;
+  std::size_t batch_;
+  std::function<bool()> stop_when_;
+  Handler handler_;
+  std::atomic<std::uint64_t> sent_, dropped_{0};
+  std::atomic<bool> failed_{false};
+  std::exception_ptr error_;  // set by the sender before failed_, read after joining it
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<Pending> queue_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+}  // namespace crosscheck::campaign

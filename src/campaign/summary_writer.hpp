@@ -1,0 +1,41 @@
+// summary_writer.hpp: the end of a fuzz run: summary.json (the run's totals, who ran on which
+// schema, how it ended; read by the reports and by crosscheck merge) and the summary printed on the
+// log. Also the one reader of a previous session's summary.json, for the roots each bucket was seen
+// on (a bucket's files are capped, so only the summary says where else it showed).
+#pragma once
+
+#include <map>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "campaign/campaign.hpp"
+#include "campaign/finding_recorder.hpp"
+#include "coverage/schema_coverage.hpp"
+#include "differential/implementation_set.hpp"
+
+namespace crosscheck::campaign {
+
+/// What the summary says, gathered once the sender has stopped.
+struct RunSummary {
+  const CampaignOptions& options;
+  const CampaignSummary& totals;  ///< exit_code decided
+  const FindingRecorder::Counts& counts;
+  std::map<std::string, std::set<std::string>> bucket_roots;
+  const SchemaCoverage& coverage;
+  const differential::ImplementationSet& impls;
+  std::vector<std::string> roots;  ///< the roots fuzzed
+  std::string findings_dir;
+  double elapsed = 0;  ///< run time over every session
+  bool interrupted = false;
+};
+
+/// The tables and totals on the log.
+void print_summary(std::ostream& log, const RunSummary& s);
+/// Writes <out>/summary.json atomically.
+void write_summary(const RunSummary& s);
+/// "bucketRoots" of <folder>/summary.json; nothing when the file is missing or unreadable.
+std::map<std::string, std::set<std::string>> read_bucket_roots(const std::string& folder);
+
+}  // namespace crosscheck::campaign
