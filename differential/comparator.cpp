@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -42,37 +43,41 @@ std::optional<Outcome> parse_outcome(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+
+struct ClassInfo {
+  DivergenceClass cls;
+  const char* name;
+};
+
+// Indexed by the enum value: both expand divergence_classes.def in the same order.
+constexpr ClassInfo kClassTable[] = {
+#define CROSSCHECK_DIVERGENCE_CLASS(enumerator, name) {DivergenceClass::enumerator, name},
+#include "differential/divergence_classes.def"
+#undef CROSSCHECK_DIVERGENCE_CLASS
+};
+
+}  // namespace
+
 const char* class_name(DivergenceClass c) {
-  switch (c) {
-    case DivergenceClass::kAcceptance:
-      return "acceptance";
-    case DivergenceClass::kWarnings:
-      return "warnings";
-    case DivergenceClass::kDiagnostics:
-      return "diagnostics";
-    case DivergenceClass::kRoundTripSelf:
-      return "round-trip-self";
-    case DivergenceClass::kRoundTripCross:
-      return "round-trip-cross";
-    case DivergenceClass::kCrash:
-      return "crash";
-    case DivergenceClass::kTimeout:
-      return "timeout";
-    case DivergenceClass::kSdkError:
-      return "sdk-error";
-    case DivergenceClass::kProtocol:
-      return "protocol";
-  }
-  return "?";
+  const auto i = static_cast<std::size_t>(c);
+  return i < std::size(kClassTable) ? kClassTable[i].name : "?";
 }
 
 std::optional<DivergenceClass> parse_class(std::string_view name) {
-  for (int i = 0; i <= static_cast<int>(DivergenceClass::kProtocol); ++i) {
-    auto c = static_cast<DivergenceClass>(i);
-    if (name == class_name(c)) return c;
+  for (const ClassInfo& c : kClassTable) {
+    if (name == c.name) return c.cls;
   }
   return std::nullopt;
 }
+
+std::vector<DivergenceClass> all_classes() {
+  std::vector<DivergenceClass> out;
+  for (const ClassInfo& c : kClassTable) out.push_back(c.cls);
+  return out;
+}
+
+int class_rank(DivergenceClass c) { return static_cast<int>(c); }
 
 namespace {
 

@@ -1,10 +1,9 @@
 // comparator.hpp: turns the results of several implementations on one payload into divergences.
 //
-// Classes (ARCHITECTURE.md, "Comparison"): acceptance (accepted vs rejected), warnings (different
-// multisets of warning (path, code)), diagnostics (both rejected, different error (path, code)
-// sets; lower weight), round-trip-self (an accepted payload whose re-encoding is not semantically
-// equal to the input), round-trip-cross (re-encodings differ between implementations), crash,
-// timeout, sdk-error (the adapter caught an exception), protocol (the adapter broke the protocol).
+// Classes (ARCHITECTURE.md, "Comparison"; the list: divergence_classes.def): acceptance, warnings,
+// diagnostics (both rejected, different errors; the least severe), round-trip-self, round-trip-cross,
+// and one implementation's own failure: crash, timeout, sdk-error, protocol.
+//
 // Implementations are compared only within one schema group (same closure hash for the root):
 // skewed roots are reported by the caller, never silently compared.
 //
@@ -20,6 +19,7 @@
 // Signatures (the bucket of a divergence) are described in docs/reports.md.
 #pragma once
 
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -31,19 +31,17 @@
 
 namespace crosscheck::differential {
 
+/// The kinds of divergence, most severe first (the list and what each means: divergence_classes.def).
 enum class DivergenceClass {
-  kAcceptance,
-  kWarnings,
-  kDiagnostics,
-  kRoundTripSelf,
-  kRoundTripCross,
-  kCrash,
-  kTimeout,
-  kSdkError,
-  kProtocol,
+#define CROSSCHECK_DIVERGENCE_CLASS(enumerator, name) enumerator,
+#include "differential/divergence_classes.def"
+#undef CROSSCHECK_DIVERGENCE_CLASS
 };
 const char* class_name(DivergenceClass c);  ///< "acceptance", "warnings", ..., "round-trip-self", "sdk-error"
-std::optional<DivergenceClass> parse_class(std::string_view name);
+std::optional<DivergenceClass> parse_class(std::string_view name);  ///< nullopt for a name not in the list
+std::vector<DivergenceClass> all_classes();                         ///< most severe first
+/// Where buckets of this class sort in reports: 0 for the most severe.
+int class_rank(DivergenceClass c);
 
 struct Divergence {
   DivergenceClass cls;

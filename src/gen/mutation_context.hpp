@@ -112,28 +112,11 @@ std::string child_pointer(const std::string& pointer, std::string_view key);
 /// The same value as another JSON type ("1" for 1, [] for {}, "true" for true, ...).
 json::Value confuse(const json::Value& value);
 
-// Schema-guided families (structural_mutations.cpp).
-std::optional<Mutant> mutate_unknown_member(MutationContext& ctx);
-std::optional<Mutant> mutate_unknown_enum(MutationContext& ctx);
-std::optional<Mutant> mutate_unknown_tag(MutationContext& ctx);
-std::optional<Mutant> mutate_broken_known_variant(MutationContext& ctx);
-std::optional<Mutant> mutate_ambiguous_union(MutationContext& ctx);
-std::optional<Mutant> mutate_forbidden(MutationContext& ctx, bool as_null);
-std::optional<Mutant> mutate_absent_null(MutationContext& ctx);
-std::optional<Mutant> mutate_drop_required(MutationContext& ctx);
-std::optional<Mutant> mutate_type_confusion(MutationContext& ctx);
-std::optional<Mutant> mutate_empty_container(MutationContext& ctx);
-std::optional<Mutant> mutate_duplicate_key(MutationContext& ctx);
-
-// Spelling and byte families (lexical_mutations.cpp).
-std::optional<Mutant> mutate_integer_edge(MutationContext& ctx);
-std::optional<Mutant> mutate_number_spelling(MutationContext& ctx);
-std::optional<Mutant> mutate_deep_nesting(MutationContext& ctx);
-std::optional<Mutant> mutate_string_edge(MutationContext& ctx);
-std::optional<Mutant> mutate_invalid_utf8(MutationContext& ctx);
-std::optional<Mutant> mutate_bom(MutationContext& ctx);
-std::optional<Mutant> mutate_whitespace(MutationContext& ctx);
-std::optional<Mutant> mutate_byte_level(MutationContext& ctx);
-std::optional<Mutant> mutate_opaque_number(MutationContext& ctx);
+// One function per family (mutation_families.def); the bodies are in structural_mutations.cpp
+// (schema-guided families) and lexical_mutations.cpp (spelling and byte families).
+#define CROSSCHECK_MUTATION_FAMILY(enumerator, name, function) \
+  std::optional<Mutant> function(MutationContext& ctx);
+#include "gen/mutation_families.def"
+#undef CROSSCHECK_MUTATION_FAMILY
 
 }  // namespace crosscheck::gen

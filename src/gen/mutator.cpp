@@ -1,6 +1,7 @@
 // mutator.cpp: the Mutation families' names, dispatch and shared helpers (see generator.hpp and
 // mutation_context.hpp).
-#include <array>
+#include <cstddef>
+#include <iterator>
 
 #include "decoder/checker.hpp"
 #include "gen/generator.hpp"
@@ -15,79 +16,26 @@ namespace {
 struct FamilyInfo {
   Mutation mutation;
   const char* name;
+  std::optional<Mutant> (*apply)(MutationContext& ctx);
 };
 
-// Appended families go last: a family's draws come from mix_seed(seed, 1 + its enum value), and
-// Mutator::any starts at a seed-drawn index into this list.
-constexpr std::array<FamilyInfo, 21> kFamilies = {{
-    {Mutation::kUnknownMember, "unknown-member"},   {Mutation::kUnknownEnum, "unknown-enum"},
-    {Mutation::kUnknownTag, "unknown-tag"},         {Mutation::kBrokenKnownVariant, "broken-known-variant"},
-    {Mutation::kAmbiguousUnion, "ambiguous-union"}, {Mutation::kForbiddenProperty, "forbidden-property"},
-    {Mutation::kForbiddenNull, "forbidden-null"},   {Mutation::kAbsentNull, "absent-null"},
-    {Mutation::kDropRequired, "drop-required"},     {Mutation::kIntegerEdge, "integer-edge"},
-    {Mutation::kNumberSpelling, "number-spelling"}, {Mutation::kDeepNesting, "deep-nesting"},
-    {Mutation::kDuplicateKey, "duplicate-key"},     {Mutation::kStringEdge, "string-edge"},
-    {Mutation::kTypeConfusion, "type-confusion"},   {Mutation::kEmptyContainer, "empty-container"},
-    {Mutation::kInvalidUtf8, "invalid-utf8"},       {Mutation::kBom, "bom"},
-    {Mutation::kWhitespace, "whitespace"},          {Mutation::kByteLevel, "byte-level"},
-    {Mutation::kOpaqueNumber, "opaque-number"},
-}};
+// Indexed by the enum value: both expand mutation_families.def in the same order.
+constexpr FamilyInfo kFamilies[] = {
+#define CROSSCHECK_MUTATION_FAMILY(enumerator, name, function) {Mutation::enumerator, name, &function},
+#include "gen/mutation_families.def"
+#undef CROSSCHECK_MUTATION_FAMILY
+};
 
-std::optional<Mutant> dispatch(MutationContext& ctx) {
-  switch (ctx.mutation) {
-    case Mutation::kUnknownMember:
-      return mutate_unknown_member(ctx);
-    case Mutation::kUnknownEnum:
-      return mutate_unknown_enum(ctx);
-    case Mutation::kUnknownTag:
-      return mutate_unknown_tag(ctx);
-    case Mutation::kBrokenKnownVariant:
-      return mutate_broken_known_variant(ctx);
-    case Mutation::kAmbiguousUnion:
-      return mutate_ambiguous_union(ctx);
-    case Mutation::kForbiddenProperty:
-      return mutate_forbidden(ctx, false);
-    case Mutation::kForbiddenNull:
-      return mutate_forbidden(ctx, true);
-    case Mutation::kAbsentNull:
-      return mutate_absent_null(ctx);
-    case Mutation::kDropRequired:
-      return mutate_drop_required(ctx);
-    case Mutation::kIntegerEdge:
-      return mutate_integer_edge(ctx);
-    case Mutation::kNumberSpelling:
-      return mutate_number_spelling(ctx);
-    case Mutation::kDeepNesting:
-      return mutate_deep_nesting(ctx);
-    case Mutation::kDuplicateKey:
-      return mutate_duplicate_key(ctx);
-    case Mutation::kStringEdge:
-      return mutate_string_edge(ctx);
-    case Mutation::kTypeConfusion:
-      return mutate_type_confusion(ctx);
-    case Mutation::kEmptyContainer:
-      return mutate_empty_container(ctx);
-    case Mutation::kInvalidUtf8:
-      return mutate_invalid_utf8(ctx);
-    case Mutation::kBom:
-      return mutate_bom(ctx);
-    case Mutation::kWhitespace:
-      return mutate_whitespace(ctx);
-    case Mutation::kByteLevel:
-      return mutate_byte_level(ctx);
-    case Mutation::kOpaqueNumber:
-      return mutate_opaque_number(ctx);
-  }
-  return std::nullopt;
+const FamilyInfo* family(Mutation m) {
+  const auto i = static_cast<std::size_t>(m);
+  return i < std::size(kFamilies) ? &kFamilies[i] : nullptr;
 }
 
 }  // namespace
 
 const char* mutation_name(Mutation m) {
-  for (const auto& f : kFamilies) {
-    if (f.mutation == m) return f.name;
-  }
-  return "unknown";
+  const FamilyInfo* f = family(m);
+  return f ? f->name : "unknown";
 }
 
 std::vector<Mutation> all_mutations() {
@@ -111,7 +59,8 @@ std::optional<Mutant> Mutator::apply(const schema::Root& root, const json::Value
   MutationContext ctx{*facts_, root,     *shape,
                       value,   mutation, Rng(mix_seed(seed, 1 + static_cast<std::uint64_t>(mutation))),
                       walked};
-  return dispatch(ctx);
+  const FamilyInfo* f = family(mutation);
+  return f ? f->apply(ctx) : std::nullopt;
 }
 
 Mutant Mutator::any(const schema::Root& root, const json::Value& value, std::uint64_t seed) const {

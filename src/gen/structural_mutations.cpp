@@ -251,7 +251,11 @@ std::optional<Mutant> mutate_ambiguous_union(MutationContext& ctx) {
   return best.take();
 }
 
-std::optional<Mutant> mutate_forbidden(MutationContext& ctx, bool as_null) {
+namespace {
+
+/// forbidden-property and forbidden-null: adds the missing members of a forbidden set, with values
+/// or as null.
+std::optional<Mutant> add_forbidden_members(MutationContext& ctx, bool as_null) {
   auto targets = ctx.targets_direct_first([](const WalkNode& n) {
     return !n.opaque && n.value->is_object() &&
            std::any_of(n.objects.begin(), n.objects.end(),
@@ -303,6 +307,14 @@ std::optional<Mutant> mutate_forbidden(MutationContext& ctx, bool as_null) {
   }
   return best.take();
 }
+
+}  // namespace
+
+std::optional<Mutant> mutate_forbidden_property(MutationContext& ctx) {
+  return add_forbidden_members(ctx, false);
+}
+
+std::optional<Mutant> mutate_forbidden_null(MutationContext& ctx) { return add_forbidden_members(ctx, true); }
 
 std::optional<Mutant> mutate_absent_null(MutationContext& ctx) {
   auto targets =

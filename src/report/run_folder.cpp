@@ -218,30 +218,6 @@ double RunData::summary_number(const char* key) const {
   return v && v->is_number() ? std::strtod(v->number_text().c_str(), nullptr) : 0;
 }
 
-int class_rank(DivergenceClass c) {
-  switch (c) {
-    case DivergenceClass::kCrash:
-      return 0;
-    case DivergenceClass::kTimeout:
-      return 1;
-    case DivergenceClass::kProtocol:
-      return 2;
-    case DivergenceClass::kSdkError:
-      return 3;
-    case DivergenceClass::kAcceptance:
-      return 4;
-    case DivergenceClass::kRoundTripCross:
-      return 5;
-    case DivergenceClass::kRoundTripSelf:
-      return 6;
-    case DivergenceClass::kWarnings:
-      return 7;
-    case DivergenceClass::kDiagnostics:
-      return 8;
-  }
-  return 9;
-}
-
 std::vector<std::string> deviating_implementations(const differential::Divergence& d,
                                                    const std::vector<differential::ImplResult>& results) {
   std::string (*key)(const differential::ImplResult&) = nullptr;
@@ -452,7 +428,8 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
     bool fa = data.fails(a), fb = data.fails(b);
     if (fa != fb) return fa;
     if (a.known != b.known) return b.known;  // new implementation-defined before known
-    if (class_rank(a.cls) != class_rank(b.cls)) return class_rank(a.cls) < class_rank(b.cls);
+    if (differential::class_rank(a.cls) != differential::class_rank(b.cls))
+      return differential::class_rank(a.cls) < differential::class_rank(b.cls);
     if (a.files.size() != b.files.size()) return a.files.size() > b.files.size();
     return std::tie(a.roots, a.id) < std::tie(b.roots, b.id);
   });

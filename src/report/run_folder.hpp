@@ -100,8 +100,4 @@ RunData load_run(const std::string& dir, const LoadOptions& options = {});
 std::vector<std::string> deviating_implementations(const differential::Divergence& d,
                                                    const std::vector<differential::ImplResult>& results);
 
-/// Order used everywhere: crash, timeout, protocol, sdk-error, acceptance, round-trip-cross,
-/// round-trip-self, warnings, diagnostics.
-int class_rank(differential::DivergenceClass c);
-
 }  // namespace crosscheck::report
