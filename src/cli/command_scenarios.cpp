@@ -30,6 +30,7 @@ namespace fs = std::filesystem;
 
 struct Options {
   std::vector<std::string> files;
+  std::string clients_text;  ///< --clients a,b
   std::vector<std::string> clients;
   std::string client_config;
   std::string out = "crosscheck-out/scenarios";
@@ -74,7 +75,12 @@ std::vector<scenario::ClientSpec> pick_clients(const Options& o) {
   return out;
 }
 
-int run(const Options& o) {
+int run(Options& o) {
+  for (std::size_t start = 0; start < o.clients_text.size();) {
+    std::size_t comma = std::min(o.clients_text.find(',', start), o.clients_text.size());
+    if (comma > start) o.clients.push_back(o.clients_text.substr(start, comma - start));
+    start = comma + 1;
+  }
   std::string harness_name, harness_version;
   if (!o.complete_harness.empty()) {
     auto slash = o.complete_harness.find('/');
@@ -185,8 +191,9 @@ const Registration kScenarios{CommandSpec{
       CLI::App* run_cmd = sub.add_subcommand("run", "Run scenario files on the clients and compare them");
       run_cmd->add_option("files", o->files, "Scenario files (schemas/scenario-file.schema.json)")
           ->required();
-      run_cmd->add_option("--clients", o->clients, "Clients to run (default: every available one)")
-          ->delimiter(',');
+      // One value split here: a vector option would also swallow the positional files after it.
+      run_cmd->add_option("--clients", o->clients_text,
+                          "Clients to run, comma-separated (default: every available one)");
       run_cmd->add_option("--client-config", o->client_config,
                           "Client configuration (default adapters/clients.json)");
       run_cmd->add_option("--out", o->out, "Output folder: findings/ and the clients' batch folders");

@@ -88,7 +88,11 @@ robustness)
   check "two clients that differ: exit 1" '[ $status = 1 ]'
   f=$(ls "$OUT"/differ/findings/contextual-result-*.json 2>/dev/null | grep -v scenario.json | head -1)
   check "a contextual-result finding naming the keys" '[ -n "$f" ] && grep -q "\"bucket\": \"contextual-result/tool.before/decision,executed\"" "$f"'
-  check "the finding has a replay command that reproduces it" '[ -n "$f" ] && cmd=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[\"replay\"])" "$f") && (cd "$OUT" && eval "$CC ${cmd#crosscheck } $FAKES --out $OUT/replay" >"$OUT/replay.txt" 2>&1; [ $? = 1 ]) && grep -q "contextual-result" "$OUT/replay.txt"'
+  replay=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["replay"])' "$f" 2>/dev/null)
+  # The replay command as written, with the stand-ins' configuration and a fresh output folder.
+  eval "\"$CC\" ${replay#crosscheck } $FAKES --out \"$OUT/replay\"" >"$OUT/replay.txt" 2>&1
+  replay_status=$?
+  check "the finding's replay command reproduces it" '[ $replay_status = 1 ] && grep -q "contextual-result: fake-a vs fake-b" "$OUT/replay.txt"'
   ;;
 *) echo "unknown part $part"; exit 2 ;;
 esac
