@@ -11,3 +11,13 @@ fi
 export CARGO_TARGET_DIR="$PWD/target"
 cargo build --release --locked --quiet
 echo "built: $PWD/target/release/crosscheck-adapter-rust"
+
+# The crate's interop client/server (feature interop), the Rust implementation of layer 3 for
+# `crosscheck scenarios run` (adapters/clients.json). It pulls an HTTP and TLS stack: about 10
+# minutes on 2 cores the first time; skipped when the pinned binary is already installed.
+interop_root="$PWD/interop"
+if [ ! -x "$interop_root/bin/interop" ]; then
+  CARGO_TARGET_DIR="$interop_root/target" cargo install agenthooksprotocol --version =0.10.1 --features interop \
+    --bin interop --locked --quiet --root "$interop_root"
+fi
+echo "built: $interop_root/bin/interop"

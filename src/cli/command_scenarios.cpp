@@ -1,0 +1,211 @@
+// command_scenarios.cpp: `crosscheck scenarios run FILE...`, layer 3 through the SDKs' own interop
+// clients with crosscheck as the scripted server (docs/scenarios.md).
+//
+// Each file's rows are checked against the snapshot (skew: reported, not run), run on every selected
+// client in batches (src/scenario/client_runner.hpp), and each row's results are compared
+// (src/scenario/verdict.hpp); every difference is written as a finding the moment the row is
+// settled. Exit: 0 nothing differs, 1 a difference or a crash / timeout / protocol result, 2 bad
+// input, 3 a client that cannot start.
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "cli/command.hpp"
+#include "cli/duration.hpp"
+#include "cli/result_table.hpp"
+#include "cli/schema_option.hpp"
+#include "scenario/client_config.hpp"
+#include "scenario/client_runner.hpp"
+#include "scenario/finding_writer.hpp"
+#include "scenario/scenario_file.hpp"
+#include "scenario/skew.hpp"
+#include "scenario/verdict.hpp"
+
+namespace crosscheck::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Options {
+  std::vector<std::string> files;
+  std::string clients_text;  ///< --clients a,b
+  std::vector<std::string> clients;
+  std::string client_config;
+  std::string out = "crosscheck-out/scenarios";
+  std::string schema;
+  std::string complete_harness;
+  std::size_t batch_size = 0;
+  std::string batch_deadline = "300s";
+};
+
+std::string join(const std::vector<std::string>& items, const char* sep) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+std::string cell(const scenario::Row& row, const scenario::RowResult& r) {
+  scenario::ExpectationVerdict v = scenario::check_expectation(row, r);
+  if (!v.applicable) return r.status;
+  std::string text = v.met ? "passed" : "failed(" + (v.keys.empty() ? v.kind : join(v.keys, ",")) + ")";
+  // The client's own verdict, when it disagrees with crosscheck's reading of its result.
+  if ((r.status == "passed") != v.met) text += " [client: " + r.status + "]";
+  return text;
+}
+
+std::vector<scenario::ClientSpec> pick_clients(const Options& o) {
+  std::string path = o.client_config.empty() ? scenario::default_client_config_path() : o.client_config;
+  auto all = scenario::load_client_config(path, CROSSCHECK_SOURCE_DIR);
+  if (!all.ok()) throw Fatal(all.error());
+  auto selected = scenario::select_clients(all.value(), o.clients);
+  if (!selected.ok()) throw Fatal(selected.error());
+  std::vector<scenario::ClientSpec> out;
+  for (auto& c : selected.value()) {
+    if (c.unavailable) {
+      if (!o.clients.empty())
+        throw Fatal("client '" + c.name + "' is unavailable: " + *c.unavailable, kExitAdapter);
+      std::cerr << "WARNING: client '" << c.name << "' is unavailable: " << *c.unavailable << "\n";
+      continue;
+    }
+    out.push_back(std::move(c));
+  }
+  if (out.empty()) throw Fatal("no client is available (see crosscheck scenarios run --help)", kExitAdapter);
+  return out;
+}
+
+int run(Options& o) {
+  for (std::size_t start = 0; start < o.clients_text.size();) {
+    std::size_t comma = std::min(o.clients_text.find(',', start), o.clients_text.size());
+    if (comma > start) o.clients.push_back(o.clients_text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  std::string harness_name, harness_version;
+  if (!o.complete_harness.empty()) {
+    auto slash = o.complete_harness.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == o.complete_harness.size())
+      throw Fatal("--complete-harness '" + o.complete_harness + "': expected NAME/VERSION");
+    harness_name = o.complete_harness.substr(0, slash);
+    harness_version = o.complete_harness.substr(slash + 1);
+  }
+  std::vector<scenario::ScenarioFile> files;
+  for (const auto& path : o.files) {
+    auto file = scenario::read_scenario_file(path);
+    if (!file.ok()) throw Fatal(file.error().text());
+    files.push_back(std::move(file.value()));
+  }
+  schema::Ir ir = load_ir_or_fail(o.schema);
+  scenario::RequestCheck requests(ir);
+  std::vector<scenario::ClientSpec> clients = pick_clients(o);
+  std::vector<std::string> names;
+  for (const auto& c : clients) names.push_back(c.name);
+
+  scenario::RunnerOptions runner_options;
+  runner_options.work_dir = (fs::path(o.out) / "clients").string();
+  runner_options.crosscheck_exe = fs::read_symlink("/proc/self/exe").string();
+  runner_options.batch_deadline = std::chrono::milliseconds(
+      static_cast<long long>(parse_duration("--batch-deadline", o.batch_deadline) * 1000));
+  runner_options.batch_size = o.batch_size;
+
+  ResultTable table(names);
+  std::size_t rows_total = 0, skewed = 0, completed = 0, findings = 0, broken = 0;
+  std::map<std::string, std::size_t> by_class;
+  for (auto& file : files) {
+    std::vector<const scenario::Row*> runnable;
+    std::map<std::string, std::string> skew;
+    for (auto& row : file.rows) {
+      ++rows_total;
+      auto problems = requests.check(row.request());
+      if (!problems.empty() && !harness_name.empty()) {
+        json::Value request = row.request();
+        if (scenario::complete_harness(request, harness_name, harness_version)) {
+          row.replace_request(request);
+          ++completed;
+          problems = requests.check(row.request());
+        }
+      }
+      if (problems.empty()) {
+        runnable.push_back(&row);
+        continue;
+      }
+      std::vector<std::string> texts;
+      for (const auto& p : problems) texts.push_back(p.text());
+      skew[row.id] = join(texts, "; ");
+      ++skewed;
+    }
+    std::map<std::string, std::map<std::string, scenario::RowResult>> results;
+    for (const auto& c : clients) {
+      scenario::ClientRunner runner(c, runner_options);
+      results[c.name] = runner.run(runnable);
+      for (const auto& note : runner.notes())
+        std::cerr << "WARNING: client '" << c.name << "': " << note << "\n";
+    }
+    std::string prefix = files.size() > 1 ? fs::path(file.path).filename().string() + ": " : "";
+    for (const auto& row : file.rows) {
+      if (auto s = skew.find(row.id); s != skew.end()) {
+        table.add_row(prefix + row.id, std::vector<std::string>(names.size(), "skew"), "skew: " + s->second);
+        continue;
+      }
+      scenario::ClientResults row_results;
+      std::vector<std::string> cells;
+      for (const auto& c : clients) {
+        const scenario::RowResult& r = results[c.name][row.id];
+        row_results.emplace_back(c.name, &r);
+        cells.push_back(cell(row, r));
+        if (r.status == "crash" || r.status == "timeout" || r.status == "protocol") ++broken;
+      }
+      std::vector<std::string> verdicts;
+      for (const auto& d : scenario::compare_row(row, row_results)) {
+        std::string path = scenario::write_finding(o.out, row, d, row_results, {file.path, names});
+        verdicts.push_back(d.cls + ": " + d.summary);
+        ++findings;
+        ++by_class[d.cls];
+        (void)path;
+      }
+      table.add_row(prefix + row.id, cells, verdicts.empty() ? "ok" : join(verdicts, "; "));
+    }
+  }
+  table.print(std::cout);
+  std::cout << rows_total << " rows x " << clients.size() << " clients: " << findings << " findings";
+  for (const auto& [cls, n] : by_class) std::cout << ", " << n << " " << cls;
+  std::cout << "; " << skewed << " skew (not run)";
+  if (broken) std::cout << "; " << broken << " crash/timeout/protocol results";
+  std::cout << "\n";
+  if (completed)
+    std::cout << "completed params.event.harness as " << harness_name << "/" << harness_version << " in "
+              << completed << " rows (--complete-harness)\n";
+  if (findings) std::cout << "findings: " << (fs::path(o.out) / "findings").string() << "\n";
+  return findings || broken ? kExitDivergence : kExitClean;
+}
+
+const Registration kScenarios{CommandSpec{
+    "scenarios",
+    "Layer 3: run scenario files through each SDK's interop client, crosscheck as the scripted server",
+    "  crosscheck scenarios run tests/data/scenarios/composition.json\n"
+    "  crosscheck scenarios run --clients python,rust --out out/l3 a.json b.json\n"
+    "  crosscheck scenarios run --complete-harness crosscheck/0.1.0 old-snapshot.json",
+    [](CLI::App& sub) {
+      auto o = std::make_shared<Options>();
+      sub.require_subcommand(1);
+      CLI::App* run_cmd = sub.add_subcommand("run", "Run scenario files on the clients and compare them");
+      run_cmd->add_option("files", o->files, "Scenario files (schemas/scenario-file.schema.json)")
+          ->required();
+      // One value split here: a vector option would also swallow the positional files after it.
+      run_cmd->add_option("--clients", o->clients_text,
+                          "Clients to run, comma-separated (default: every available one)");
+      run_cmd->add_option("--client-config", o->client_config,
+                          "Client configuration (default adapters/clients.json)");
+      run_cmd->add_option("--out", o->out, "Output folder: findings/ and the clients' batch folders");
+      run_cmd->add_option("--schema", o->schema,
+                          "The implementations' schema snapshot (default: set-up's bundle)");
+      run_cmd->add_option(
+          "--complete-harness", o->complete_harness,
+          "NAME/VERSION: add params.event.harness to requests that lack it (older snapshots)");
+      run_cmd->add_option("--batch-size", o->batch_size, "Rows per client run (default: the whole file)");
+      run_cmd->add_option("--batch-deadline", o->batch_deadline, "Deadline of one client run (default 300s)");
+      return [o] { return run(*o); };
+    }}};
+
+}  // namespace
+}  // namespace crosscheck::cli

@@ -1,0 +1,42 @@
+// client_config.hpp: the one reader of adapters/clients.json (schemas/client-config.schema.json),
+// the SDK interop clients that are crosscheck's implementations of layer 3.
+//
+// A client is unavailable, with the reason said, when a variable it requires is unset, its program
+// is missing (with how to build it), or its checkout's interop/adapter.json is missing or has no
+// `client` command. Unavailable clients are listed, never run.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/result.hpp"
+
+namespace crosscheck::scenario {
+
+struct ClientSpec {
+  std::string name;
+  std::string description;
+  std::vector<std::string> argv;  ///< without the "--config PATH" crosscheck appends
+  std::string cwd;                ///< absolute
+  std::map<std::string, std::string> env;
+  std::string build;
+  std::vector<std::string> requires_env;
+  bool default_on = true;
+  std::optional<std::string> unavailable;  ///< why it cannot run here
+};
+
+/// Reads the configuration; the error names the file, the client and the field.
+Result<std::vector<ClientSpec>, std::string> load_client_config(const std::string& path,
+                                                                const std::string& root_dir);
+
+/// <source dir>/adapters/clients.json.
+std::string default_client_config_path();
+
+/// `names` empty: every default client; otherwise exactly those (an unknown name is an error that
+/// lists the known ones).
+Result<std::vector<ClientSpec>, std::string> select_clients(const std::vector<ClientSpec>& all,
+                                                            const std::vector<std::string>& names);
+
+}  // namespace crosscheck::scenario

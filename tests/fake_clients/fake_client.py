@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""A stand-in interop client for crosscheck's robustness tests (not an SDK).
+
+It speaks the client side of the cross-language adapter contract v1 like a real one (spawns
+serverCommand --config serverConfig, sends hooks/capabilities, then one hooks/intercept line per
+row, reads one reply line each, writes {language, results}), and misbehaves when a row's tags say
+so:
+  fake:hang      stop answering (sleep) once this row's reply is read
+  fake:crash     die (exit 3) once this row's reply is read, no report
+  fake:partial   leave this row out of the report
+  fake:extra     add a result for an id it was not given
+  fake:malformed write a report that is not JSON
+  fake:no-report exit 0 without a report
+  fake:differ    with FAKE_FLAVOR=b, derive decision deny instead of allow
+FAKE_MODE=exit-at-once exits 1 before doing anything. FAKE_RECORD=PATH appends every reply line it
+reads, as bytes, to PATH (for the byte-exactness test).
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+
+def main():
+    if os.environ.get("FAKE_MODE") == "exit-at-once":
+        print("fake client: told to exit at once", file=sys.stderr)
+        return 1
+    config = json.load(open(sys.argv[sys.argv.index("--config") + 1]))
+    rows = json.load(open(config["scenarioFile"]))["scenarios"]
+    server = subprocess.Popen(config["serverCommand"] + ["--config", config["serverConfig"]],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    record = os.environ.get("FAKE_RECORD")
+    flavor = os.environ.get("FAKE_FLAVOR", "a")
+
+    def exchange(message):
+        server.stdin.write(json.dumps(message).encode() + b"\n")
+        server.stdin.flush()
+        line = server.stdout.readline()
+        if record:
+            with open(record, "ab") as f:
+                f.write(line)
+        return line
+
+    exchange({"jsonrpc": "2.0", "id": "discovery", "method": "hooks/capabilities",
+              "params": {"protocolVersion": "draft"}})
+    results, malformed, no_report = [], False, False
+    for row in rows:
+        tags = row.get("tags", [])
+        line = exchange(row["request"])
+        if "fake:hang" in tags:
+            time.sleep(3600)
+        if "fake:crash" in tags:
+            os._exit(3)
+        try:
+            reply = json.loads(line)
+            ok = isinstance(reply.get("result"), dict) and reply.get("id") == row["id"]
+        except ValueError:
+            ok = False
+        if ok:
+            decision = "deny" if flavor == "b" and "fake:differ" in tags else "allow"
+            actual = {"decision": decision, "executed": decision == "allow",
+                      "input": row["request"]["params"]["event"].get("tool", {}).get("input"), "messages": []}
+        else:
+            actual = {"rejected": True}
+        expected = row.get("expected")
+        passed = actual == {"rejected": True} if row.get("expectError") else all(
+            actual.get(k) == v for k, v in (expected or {}).items())
+        if "fake:partial" not in tags:
+            results.append({"id": row["id"], "status": "passed" if passed else "failed", "actual": actual})
+        if "fake:extra" in tags:
+            results.append({"id": "not-given", "status": "passed", "actual": None})
+        malformed = malformed or "fake:malformed" in tags
+        no_report = no_report or "fake:no-report" in tags
+    server.stdin.close()
+    server.wait(timeout=10)
+    if no_report:
+        return 0
+    with open(config["reportFile"], "w") as f:
+        f.write("{not json" if malformed else json.dumps({"language": "fake", "results": results}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+// scenario_verdict_test.cpp: expectations (the verifier contract) and differences between clients.
+#include <gtest/gtest.h>
+
+#include "json/parse.hpp"
+#include "scenario/verdict.hpp"
+
+namespace crosscheck::scenario {
+namespace {
+
+json::Value v(std::string_view text) {
+  auto p = json::parse(text);
+  EXPECT_TRUE(p.ok()) << text;
+  return p.ok() ? std::move(p.value()) : json::Value();
+}
+
+Row row(const std::string& type, const std::string& expectation) {
+  std::string text =
+      R"({"version":1,"scenarios":[{"id":"x","request":{"id":"x","params":{"event":{"id":"x","type":")" +
+      type + R"("}}},"response":{},)" + expectation + "}]}";
+  auto f = parse_scenario_text(text, "t.json");
+  EXPECT_TRUE(f.ok()) << (f.ok() ? "" : f.error().text());
+  return f.ok() ? f->rows[0] : Row{};
+}
+
+RowResult result(const std::string& status, const std::string& actual, const std::string& report = "null") {
+  RowResult r;
+  r.status = status;
+  r.actual = v(actual);
+  r.report_row = v(report);
+  return r;
+}
+
+TEST(Verdict, Answers) {
+  EXPECT_EQ(answer_of(result("passed", R"({"decision":"allow"})")), Answer::kDerived);
+  EXPECT_EQ(answer_of(result("passed", R"({"rejected":true})")), Answer::kRejected);
+  EXPECT_EQ(answer_of(result("failed", "null")), Answer::kRejected);
+  EXPECT_EQ(answer_of(result("crash", "null")), Answer::kNone);
+  EXPECT_EQ(answer_of(result("unsupported", R"({"decision":"allow"})")), Answer::kNone);
+}
+
+TEST(Verdict, ExpectedKeysAreCompared) {
+  Row r = row("tool.before", R"("expected":{"decision":"allow","input":{"task":1.0}})");
+  EXPECT_TRUE(
+      check_expectation(r, result("passed", R"({"decision":"allow","input":{"task":1},"messages":[]})")).met);
+  auto wrong = check_expectation(r, result("passed", R"({"decision":"deny","input":{"task":2}})"));
+  EXPECT_FALSE(wrong.met);
+  EXPECT_EQ(wrong.kind, "keys");
+  EXPECT_EQ(wrong.keys, (std::vector<std::string>{"decision", "input"}));
+  // Unasserted semantic output fails even when null: deny/ask/stop cannot leak a result.
+  auto leak =
+      check_expectation(r, result("passed", R"({"decision":"allow","input":{"task":1},"result":null})"));
+  EXPECT_FALSE(leak.met);
+  EXPECT_EQ(leak.text(), "reports unasserted result");
+  EXPECT_EQ(check_expectation(r, result("failed", "null")).kind, "rejected");
+}
+
+TEST(Verdict, ExpectErrorNeedsARejectionOrAHostRefusal) {
+  Row r = row("tool.before", R"("expectError":true)");
+  EXPECT_TRUE(check_expectation(r, result("passed", R"({"rejected":true})")).met);
+  EXPECT_EQ(check_expectation(r, result("failed", R"({"decision":"allow"})")).kind, "derived");
+  Row host =
+      row("tool.before", R"("expectError":true,"hostExpected":{"decision":"allow","input":{"task":0}})");
+  const char* refused = R"({"id":"x","status":"passed","sdkAccepted":true,"hostAccepted":false})";
+  EXPECT_TRUE(
+      check_expectation(host, result("passed", R"({"decision":"allow","input":{"task":0}})", refused)).met);
+  EXPECT_FALSE(check_expectation(host, result("passed", R"({"decision":"allow","input":{"task":0}})")).met);
+}
+
+TEST(Verdict, ClientsAreComparedRowByRow) {
+  Row r = row("tool.before", R"("expected":{"decision":"allow"})");
+  RowResult a = result("passed", R"({"decision":"allow","executed":true,"messages":["m"]})");
+  RowResult b = result("failed", R"({"decision":"allow","executed":false,"messages":[]})");
+  RowResult c = result("passed", R"({"rejected":true})");
+  auto diffs = compare_row(r, {{"a", &a}, {"b", &b}});
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].cls, "contextual-result");
+  EXPECT_EQ(diffs[0].bucket, "contextual-result/tool.before/executed,messages");
+  diffs = compare_row(r, {{"a", &a}, {"c", &c}});
+  ASSERT_EQ(diffs.size(), 2u);
+  EXPECT_EQ(diffs[0].bucket, "contextual-acceptance/tool.before/a=derived,c=rejected");
+  EXPECT_EQ(diffs[1].bucket, "contextual-expectation/c/tool.before/rejected");
+  RowResult same = result("passed", R"({"messages":["m"],"decision":"allow","executed":true})");
+  EXPECT_TRUE(compare_row(r, {{"a", &a}, {"same", &same}}).empty());
+}
+
+TEST(Verdict, InputPlaceholdersAreToleratedOnlyOffToolBoundariesAndWhenUnasserted) {
+  RowResult py = result("passed", R"({"decision":"allow","input":{},"flow":"stop"})");
+  RowResult rs = result("passed", R"({"decision":"allow","input":null,"flow":"stop"})");
+  Row finish = row("turn.finish.before", R"("expected":{"flow":"stop"})");
+  EXPECT_TRUE(compare_row(finish, {{"python", &py}, {"rust", &rs}}).empty());
+  Row asserted = row("turn.finish.before", R"("expected":{"flow":"stop","input":{}})");
+  auto diffs = compare_row(asserted, {{"python", &py}, {"rust", &rs}});
+  ASSERT_FALSE(diffs.empty());
+  EXPECT_EQ(diffs[0].bucket, "contextual-result/turn.finish.before/input");
+  Row tool = row("tool.before", R"("expected":{"flow":"stop"})");
+  EXPECT_EQ(compare_row(tool, {{"python", &py}, {"rust", &rs}})[0].keys, (std::vector<std::string>{"input"}));
+  RowResult real = result("passed", R"({"decision":"allow","input":{"a":1},"flow":"stop"})");
+  EXPECT_FALSE(compare_row(finish, {{"python", &py}, {"other", &real}}).empty());
+}
+
+}  // namespace
+}  // namespace crosscheck::scenario
