@@ -184,7 +184,7 @@ int main(int argc, char** argv) {
     std::cerr << "skipped: the planted adapter did not start: " << set.failures().front().message << "\n";
     return 2;
   }
-  findings::Finding f;
+  run::Finding f;
   f.root = "intercept_request";
   f.input = input;
   std::string bucket;

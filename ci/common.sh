@@ -86,12 +86,13 @@ ci_step() {
   return "$CI_STEP_RC"
 }
 
-# ci_judge RUN: the job's verdict (0 or 1) in `verdict`. With a baseline it is `crosscheck baseline
-# check`'s (only buckets the baseline does not list fail): the check goes to OUT/baseline.txt, to
-# OUT/baseline.json, and into RUN/baseline-check.json, where every later `crosscheck report RUN`
-# finds it, so that every report of the run gives the job's verdict. Without a baseline every
-# contract divergence is new: the run's own exit code (summary.json); an earlier check recorded in
-# RUN is removed, since it would mark buckets known.
+# ci_judge RUN: the job's verdict (0 or 1) in `verdict`, as crosscheck decided it (the scripts never
+# decide it themselves). With a baseline it is `crosscheck baseline check`'s (only buckets the
+# baseline does not list fail): the check goes to OUT/baseline.txt, to OUT/baseline.json, and into
+# RUN/baseline-check.json and RUN/verdict.json, where every later `crosscheck report RUN` finds it, so
+# that every report of the run gives the job's verdict. Without a baseline every contract divergence
+# is new: the verdict fuzz or merge recorded in RUN/verdict.json (`crosscheck verdict RUN`); an
+# earlier check recorded in RUN is removed, since it would mark buckets known.
 ci_judge() {
   local run=$1
   if [ -n "$baseline" ]; then
@@ -104,8 +105,9 @@ ci_judge() {
   else
     ci_log "no baseline: every contract divergence counts as new"
     rm -f "$run/baseline-check.json"
-    verdict=$(python3 -c 'import json,sys; print(1 if json.load(open(sys.argv[1])).get("exitCode", 0) else 0)' \
-      "$run/summary.json") || ci_fail "$run/summary.json cannot be read"
+    ci_step verdict "$CROSSCHECK" verdict "$run"
+    [ "$CI_STEP_RC" -le 1 ] || ci_fail "crosscheck verdict $run failed (exit $CI_STEP_RC)" "$CI_STEP_RC"
+    verdict=$CI_STEP_RC
   fi
 }
 

@@ -27,7 +27,7 @@
 
 #include "differential/adapter_config.hpp"
 #include "differential/implementation_set.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
 #include "schema/loader.hpp"
 #include "util/result.hpp"
 
@@ -120,8 +120,8 @@ class Sender {
                      [](const std::string& n) { return n.rfind("cpp", 0) != 0; }))
       return fail("no adapter started (" + config_path + "): nothing to compare the C++ decoder with", 3);
     try {
-      store_ = std::make_unique<findings::FindingStore>(
-          env_string("CROSSCHECK_FINDINGS_DIR", "differential-findings"));
+      store_ =
+          std::make_unique<run::FindingStore>(env_string("CROSSCHECK_FINDINGS_DIR", "differential-findings"));
     } catch (const Fatal& e) {
       return fail(e.what(), 2);
     }
@@ -204,10 +204,9 @@ class Sender {
       bool write = false;
       for (const auto& d : p.divergences) write = buckets_[d.bucket]++ < kMaxPerBucket || write;
       if (!write) continue;
-      findings::Finding f = findings::finding_of(p);
+      run::Finding f = run::finding_of(p);
       f.source = "fuzz_differential";
-      const std::string file =
-          (std::filesystem::path(store_->dir()) / findings::finding_file_name(f)).string();
+      const std::string file = (std::filesystem::path(store_->dir()) / run::finding_file_name(f)).string();
       f.replay = "crosscheck replay " + file;
       store_->write(f);
       ++written_;
@@ -222,7 +221,7 @@ class Sender {
 
   std::shared_ptr<const schema::Ir> ir_;
   std::unique_ptr<differential::ImplementationSet> impls_;
-  std::unique_ptr<findings::FindingStore> store_;
+  std::unique_ptr<run::FindingStore> store_;
   std::string implementations_;
   std::size_t batch_size_ = 128;
   std::map<std::string, std::size_t> buckets_;

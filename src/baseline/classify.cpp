@@ -6,8 +6,11 @@
 #include <map>
 #include <tuple>
 
-#include "findings/finding_store.hpp"
 #include "json/write.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
+#include "run/layout.hpp"
+#include "run/verdict_file.hpp"
 
 namespace crosscheck::baseline {
 namespace {
@@ -36,9 +39,18 @@ Value count(std::size_t n) { return Value::number(std::to_string(n)); }
 
 }  // namespace
 
-int Classification::exit_code(bool strict) const {
-  return new_contract > 0 || (strict && new_defined > 0) ? 1 : 0;
+verdict::Verdict Classification::verdict(bool strict, std::optional<std::string> baseline) const {
+  verdict::Verdict v;
+  v.new_contract = new_contract;
+  v.new_implementation_defined = new_defined;
+  v.known = known;
+  v.stale = stale.size();
+  v.strict = strict;
+  v.baseline = std::move(baseline);
+  return v;
 }
+
+int Classification::exit_code(bool strict) const { return verdict(strict, std::nullopt).exit_code(); }
 
 Classification classify(const Baseline& baseline, const std::vector<Occurrence>& occurrences,
                         const std::set<std::string>& implementations) {
@@ -150,7 +162,7 @@ void print_classification(std::ostream& out, const Baseline& baseline, const Cla
 json::Value classification_to_json(const Baseline& baseline, const std::vector<std::string>& runs,
                                    const Classification& c, bool strict) {
   Value o = Value::object();
-  o.add("format", Value::string("crosscheck-baseline-check/1"));
+  o.add("format", Value::string(run::kBaselineCheckFormat));
   o.add("baseline", Value::string(baseline.path));
   Value r = Value::array();
   for (const auto& x : runs) r.push(Value::string(x));
@@ -184,7 +196,9 @@ json::Value classification_to_json(const Baseline& baseline, const std::vector<s
   counts.add("known", count(c.known));
   counts.add("stale", count(c.stale.size()));
   o.add("counts", std::move(counts));
-  o.add("exitCode", count(static_cast<std::size_t>(c.exit_code(strict))));
+  verdict::Verdict v = c.verdict(strict, baseline.path);
+  o.add("exitCode", count(static_cast<std::size_t>(v.exit_code())));
+  o.add("verdict", verdict::to_json(v));
   return o;
 }
 
@@ -223,16 +237,23 @@ int check_run_folder(const Baseline& baseline, const std::string& dir, bool stri
   std::vector<RunFolder> runs{load_run_folder(dir)};
   Classification c = classify(baseline, occurrences(runs), runs.front().implementations);
   print_classification(out, baseline, c, strict, false);
-  json::WriteOptions pretty;
-  pretty.indent = 2;
-  std::string report = (std::filesystem::path(dir) / "baseline-check.json").string();
-  findings::write_file_atomically(
-      report, json::write(classification_to_json(baseline, {dir}, c, strict), pretty) + "\n");
-  if (c.new_contract || (strict && c.new_defined)) {
+  run::write_json_file(std::filesystem::path(dir) / run::kBaselineCheckFile,
+                       classification_to_json(baseline, {dir}, c, strict), 2);
+  const verdict::Verdict v = c.verdict(strict, baseline.path);
+  run::write_verdict(dir, v, "baseline check");
+  if (v.fails()) {
     out << "to accept the new buckets (then triage them): crosscheck baseline update --baseline "
         << baseline.path << (strict ? " --strict " : " ") << dir << "\n";
   }
-  return c.exit_code(strict);
+  return v.exit_code();
+}
+
+verdict::Verdict judge_run_folder_without_baseline(const std::string& dir, bool strict, const char* command) {
+  std::vector<RunFolder> runs{load_run_folder(dir)};
+  Classification c = classify(Baseline{}, occurrences(runs), runs.front().implementations);
+  const verdict::Verdict v = c.verdict(strict, std::nullopt);
+  run::write_verdict(dir, v, command);
+  return v;
 }
 
 }  // namespace crosscheck::baseline

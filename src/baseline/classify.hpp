@@ -11,6 +11,7 @@
 // run, and matrix-only entries (cases, no bucket), are not applicable to it.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <set>
 #include <string>
@@ -19,6 +20,7 @@
 #include "baseline/baseline.hpp"
 #include "baseline/run_folder.hpp"
 #include "json/value.hpp"
+#include "verdict/verdict.hpp"
 
 namespace crosscheck::baseline {
 
@@ -38,7 +40,9 @@ struct Classification {
   std::vector<std::string> not_applicable;  ///< entry ids
   std::size_t new_contract = 0, new_defined = 0, known = 0;
 
-  /// 1 when a new contract bucket (or, strict, any new bucket) is there, else 0.
+  /// The run's verdict (verdict/verdict.hpp decides) against `baseline` (nullopt: none).
+  verdict::Verdict verdict(bool strict, std::optional<std::string> baseline) const;
+  /// verdict(strict, ...).exit_code(): 1 when the run fails, else 0.
   int exit_code(bool strict) const;
 };
 
@@ -62,8 +66,12 @@ json::Value classification_to_json(const Baseline& baseline, const std::vector<s
 std::vector<Entry> entries_for_new(const Baseline& baseline, const Classification& c, bool strict);
 
 /// `fuzz --baseline` and friends: classifies the findings of `dir`, prints the report to `out`,
-/// writes it as DIR/baseline-check.json and returns the exit code (Classification::exit_code).
+/// writes it as DIR/baseline-check.json, the verdict as DIR/verdict.json, and returns the exit code.
 int check_run_folder(const Baseline& baseline, const std::string& dir, bool strict, std::ostream& out);
+
+/// The verdict of `dir` with no baseline (every bucket new), as `fuzz` without --baseline and `merge`
+/// decide it; also written as DIR/verdict.json, decided by `command`.
+verdict::Verdict judge_run_folder_without_baseline(const std::string& dir, bool strict, const char* command);
 
 /// Witness inputs up to this size are stored in an entry; bigger ones only by file name.
 constexpr std::size_t kMaxWitnessBytes = 16 * 1024;

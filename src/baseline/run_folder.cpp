@@ -3,33 +3,21 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
-#include "json/parse.hpp"
+#include "run/finding_files.hpp"
+#include "run/json_file.hpp"
+#include "run/layout.hpp"
 
 namespace crosscheck::baseline {
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view kMin = ".min.json";
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 /// run.json's "implementations" ("cpp,python,rust"), when the folder has one.
 void read_run_json(const fs::path& dir, std::set<std::string>& out) {
-  std::ifstream in(dir / "run.json", std::ios::binary);
-  if (!in) return;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto parsed = json::parse(ss.str());
-  if (!parsed.ok() || !parsed.value().is_object())
-    throw Fatal((dir / "run.json").string() + ": not a run configuration (expected a JSON object)");
-  const json::Value* impls = parsed.value().find("implementations");
+  json::Value config = run::read_json_object(dir / run::kRunFile);
+  const json::Value* impls = config.is_object() ? config.find("implementations") : nullptr;
   if (!impls || !impls->is_string()) return;
   std::string_view list = impls->string_value();
   while (!list.empty()) {
@@ -39,9 +27,9 @@ void read_run_json(const fs::path& dir, std::set<std::string>& out) {
   }
 }
 
-findings::Finding load_or_fail(const std::string& path) {
-  auto f = findings::FindingStore::load(path);
-  if (!f.ok()) throw Fatal(f.error() + " (expected a crosscheck-finding/1 file)");
+run::Finding load_or_fail(const std::string& path) {
+  auto f = run::FindingStore::load(path);
+  if (!f.ok()) throw Fatal(f.error());
   return std::move(f.value());
 }
 
@@ -50,46 +38,23 @@ findings::Finding load_or_fail(const std::string& path) {
 RunFolder load_run_folder(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw Fatal("run folder " + dir + ": no such folder");
-  RunFolder run;
-  run.dir = dir;
-  fs::path where =
-      fs::is_directory(fs::path(dir) / "findings", ec) ? fs::path(dir) / "findings" : fs::path(dir);
-  run.findings_dir = where.string();
-  read_run_json(dir, run.implementations);
-  std::vector<std::string> originals;
-  std::set<std::string> minimized;
-  for (const auto& e : fs::directory_iterator(where, ec)) {
-    std::string name = e.path().filename().string();
-    // Finding names (finding_store.hpp); anything else (temporaries, reports) is not a finding.
-    bool finding_name =
-        name.starts_with("diverge-") || name.starts_with("crash-") || name.starts_with("timeout-");
-    if (!e.is_regular_file() || !finding_name || !ends_with(name, ".json")) continue;
-    if (ends_with(name, kMin)) {
-      minimized.insert(name);
-    } else {
-      originals.push_back(name);
-    }
-  }
-  if (ec) throw Fatal("run folder " + run.findings_dir + ": cannot be listed: " + ec.message());
-  // A minimized file whose original is gone stands for itself.
-  for (const auto& m : minimized) {
-    std::string original = m.substr(0, m.size() - kMin.size()) + ".json";
-    if (!fs::exists(where / original)) originals.push_back(m);
-  }
-  std::sort(originals.begin(), originals.end());
-  for (const auto& name : originals) {
+  RunFolder folder;
+  folder.dir = dir;
+  fs::path where = run::findings_dir_of(dir);
+  folder.findings_dir = where.string();
+  read_run_json(dir, folder.implementations);
+  for (const auto& listed : run::list_finding_files(where)) {
     RunFinding f;
-    f.path = (where / name).string();
+    f.path = listed.path;
     f.finding = load_or_fail(f.path);
-    std::string min_name = name.substr(0, name.size() - 5) + std::string(kMin);
-    if (!ends_with(name, kMin) && minimized.count(min_name)) {
-      f.min_path = (where / min_name).string();
+    if (listed.min_path) {
+      f.min_path = *listed.min_path;
       f.minimized = load_or_fail(*f.min_path);
     }
-    for (const auto& r : f.finding.results) run.implementations.insert(r.implementation);
-    run.findings.push_back(std::move(f));
+    for (const auto& r : f.finding.results) folder.implementations.insert(r.implementation);
+    folder.findings.push_back(std::move(f));
   }
-  return run;
+  return folder;
 }
 
 std::vector<Occurrence> occurrences(const std::vector<RunFolder>& runs) {

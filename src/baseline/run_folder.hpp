@@ -1,9 +1,9 @@
 // run_folder.hpp: the findings of a run folder, read back for baselines, matrix seeding and reports.
 //
 // A run folder is what `crosscheck fuzz --out DIR` writes (findings in DIR/findings) or what
-// `crosscheck run --out DIR` writes (findings in DIR itself). Each finding diverge-<hash>.json may have
-// a minimized sibling diverge-<hash>.min.json (same format, written by the reducer): the minimized
-// file is the better witness of the buckets it shares with the original, never a new finding.
+// `crosscheck run --out DIR` writes (findings in DIR itself), listed by run/finding_files.hpp: each
+// finding may have a minimized sibling, the better witness of the buckets it shares with the
+// original, never a new finding.
 #pragma once
 
 #include <optional>
@@ -11,18 +11,18 @@
 #include <string>
 #include <vector>
 
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
 
 namespace crosscheck::baseline {
 
 struct RunFinding {
   std::string path;  ///< the original finding file
-  findings::Finding finding;
+  run::Finding finding;
   std::optional<std::string> min_path;  ///< the .min.json beside it, when there is one
-  std::optional<findings::Finding> minimized;
+  std::optional<run::Finding> minimized;
 
   /// The minimized finding when there is one, else the original.
-  const findings::Finding& best() const { return minimized ? *minimized : finding; }
+  const run::Finding& best() const { return minimized ? *minimized : finding; }
   const std::string& best_path() const { return min_path ? *min_path : path; }
 };
 

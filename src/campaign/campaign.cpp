@@ -19,6 +19,7 @@
 #include "coverage/schema_coverage.hpp"
 #include "differential/adapter_pool.hpp"
 #include "util/result.hpp"
+#include "verdict/verdict.hpp"
 
 namespace crosscheck::campaign {
 namespace {
@@ -27,9 +28,14 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 /// The run's verdict: it fails on any contract divergence, and with --strict on any divergence.
+/// This session's exit code in summary.json, by the verdict's rule over the divergent inputs it saw;
+/// the run's verdict over every bucket of the folder is verdict.json (written by the fuzz command).
 int exit_code_of(const CampaignSummary& s, bool strict) {
-  bool fail = s.contract_inputs > 0 || (strict && s.divergent_inputs > 0);
-  return fail ? kExitDivergence : kExitClean;
+  verdict::Verdict v;
+  v.strict = strict;
+  v.new_contract = s.contract_inputs;
+  v.new_implementation_defined = s.divergent_inputs - s.contract_inputs;
+  return v.exit_code();
 }
 
 /// The first iteration >= i that belongs to the shard.

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "run/finding_files.hpp"
+#include "run/replay.hpp"
+
 namespace crosscheck::campaign {
 
 namespace fs = std::filesystem;
@@ -18,14 +21,12 @@ FindingRecorder::FindingRecorder(std::string findings_dir, std::size_t max_per_b
 std::size_t FindingRecorder::load_folder() {
   std::lock_guard<std::mutex> lock(mutex_);
   std::size_t read = 0;
-  for (const auto& f : fs::directory_iterator(fs::path(store_.dir()))) {
-    std::string name = f.path().filename().string();
-    if (f.path().extension() != ".json" || name.find(".min.json") != std::string::npos) continue;
-    auto loaded = findings::FindingStore::load(f.path().string());
+  for (const auto& listed : run::list_finding_files(store_.dir())) {
+    auto loaded = run::FindingStore::load(listed.path);
     if (!loaded.ok()) continue;
     ++read;
     ++counts_.findings_total;
-    written_names_.insert(name);
+    written_names_.insert(listed.name);
     for (const auto& d : loaded.value().divergences) {
       ++bucket_counts_[d.bucket];
       bucket_roots_[d.bucket].insert(loaded.value().root);
@@ -74,7 +75,7 @@ void FindingRecorder::record(const Pending& p, const differential::PayloadResult
   findings::Finding f = findings::finding_of(r);
   f.seed = p.seed;
   f.source = p.source;
-  f.replay = "crosscheck replay " + (fs::path(store_.dir()) / findings::finding_file_name(f)).string();
+  f.replay = run::replay_command((fs::path(store_.dir()) / run::finding_file_name(f)).string());
   std::string path = store_.write(f);
   written_names_.insert(file_name);
   ++counts_.findings_written;

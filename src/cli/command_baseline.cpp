@@ -8,8 +8,9 @@
 #include "baseline/classify.hpp"
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
-#include "findings/finding_store.hpp"
 #include "json/write.hpp"
+#include "run/finding_file.hpp"
+#include "run/verdict_file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::cli {
@@ -86,17 +87,21 @@ int check(const BaselineOptions& o) {
       if (o.replay) std::cout << "replay: entry " << id << ": no witness stored\n";
     }
   }
-  int code = c.exit_code(o.strict);
-  if (o.fail_stale && failing_stale) code = kExitDivergence;
+  verdict::Verdict v = c.verdict(o.strict, b.path);
+  if (o.fail_stale) v.failing_stale = failing_stale;
+  const int code = v.exit_code();
   if (!o.json_out.empty()) {
     json::Value out = baseline::classification_to_json(b, o.runs, c, o.strict);
     json::Value r = json::Value::object();
     for (const auto& [id, v] : replayed) r.add(id, json::Value::string(v));
     out.add("replay", std::move(r));
     *out.find("exitCode") = json::Value::number(std::to_string(code));
+    *out.find("verdict") = verdict::to_json(v);
     json::WriteOptions pretty;
     pretty.indent = 2;
-    findings::write_file_atomically(o.json_out, json::write(out, pretty) + "\n");
+    run::write_file_atomically(o.json_out, json::write(out, pretty) + "\n");
+    // The check recorded beside one run is that run's verdict (the CI scripts read it from there).
+    if (o.runs.size() == 1) run::write_verdict(o.runs.front(), v, "baseline check");
   }
   if (c.new_contract || (o.strict && c.new_defined)) {
     std::cout << "to add the new buckets for triage: crosscheck baseline update --baseline " << o.baseline
@@ -125,7 +130,7 @@ int update(const BaselineOptions& o) {
   if (!check_back.ok() || check_back->entries.size() != b.entries.size() + added.size())
     throw Fatal("internal error: the updated baseline does not read back (" +
                 (check_back.ok() ? std::string("entry count") : check_back.error()) + "); nothing written");
-  if (!added.empty() || b.text.empty()) findings::write_file_atomically(o.baseline, text);
+  if (!added.empty() || b.text.empty()) run::write_file_atomically(o.baseline, text);
   for (const auto& e : added) std::cout << "added " << e.id << ": " << *e.bucket << "\n";
   std::cout << o.baseline << ": " << added.size() << " entries added (reason \"TODO: triage\"), "
             << b.entries.size() << " kept as they were\n";

@@ -127,14 +127,15 @@ int fuzz(const FuzzOptions& o) {
             << (c.seconds ? std::to_string(static_cast<long long>(*c.seconds)) + " s"
                           : std::to_string(*c.runs) + " inputs")
             << ") -> " << c.out << "\n";
-  auto summary = campaign::run_campaign(ir, *set, c, std::cerr);
+  campaign::run_campaign(ir, *set, c, std::cerr);
   const bool interrupted = differential::stop_requested();
   if (interrupted)
     std::cerr << "interrupted: everything found so far is in " << c.out
               << "; run the same command to resume\n";
   reduce_findings(o, ir, *set, interrupted, c.seconds);
-  int exit_code = summary.exit_code;
-  if (known) exit_code = baseline::check_run_folder(*known, c.out, o.strict, std::cout);
+  // The verdict (verdict/verdict.hpp) over every bucket in the folder, recorded as verdict.json.
+  int exit_code = known ? baseline::check_run_folder(*known, c.out, o.strict, std::cout)
+                        : baseline::judge_run_folder_without_baseline(c.out, o.strict, "fuzz").exit_code();
   // Keep this last: the reports show what the steps above added (e.g. minimized findings).
   report::write_run_reports(c.out, std::cerr);
   return exit_code;

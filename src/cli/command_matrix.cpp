@@ -14,12 +14,12 @@
 #include "cli/command.hpp"
 #include "cli/result_table.hpp"
 #include "cli/schema_option.hpp"
-#include "findings/finding_store.hpp"
 #include "json/equal.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "json/write.hpp"
 #include "matrix/seed.hpp"
+#include "run/finding_file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::cli {
@@ -262,8 +262,8 @@ int matrix_seed(const SeedOptions& o) {
   auto result = matrix::seed_matrix(ir, run.findings, merge ? &*merge : nullptr, o.out);
   validate_matrix_text(o.out, result.matrix_text, true);
   std::string review = review_path(o.out);
-  findings::write_file_atomically(o.out, result.matrix_text);
-  findings::write_file_atomically(review, result.review_text);
+  run::write_file_atomically(o.out, result.matrix_text);
+  run::write_file_atomically(review, result.review_text);
   std::size_t to_review = 0;
   for (const auto& s : result.added) {
     if (s.disagreements.empty()) continue;

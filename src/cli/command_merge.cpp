@@ -1,9 +1,13 @@
 // command_merge.cpp: `crosscheck merge OUT DIR...`, join the output folders of fuzz runs (the shards
 // of one run fanned out over several machines) into one folder (src/campaign/merge.hpp).
+#include <filesystem>
 #include <iostream>
 
+#include "baseline/classify.hpp"
 #include "campaign/merge.hpp"
 #include "cli/command.hpp"
+#include "run/json_file.hpp"
+#include "run/layout.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::cli {
@@ -26,6 +30,13 @@ const Registration kMerge{CommandSpec{
       sub.add_flag("!--no-events", o->events, "Do not join the runs' events.jsonl");
       return [o] {
         campaign::merge_runs(*o, std::cerr);
+        // The merged run's verdict over all its buckets, for `crosscheck verdict` and the CI scripts;
+        // merge itself succeeded, whatever the verdict.
+        json::Value summary = run::read_json_object(std::filesystem::path(o->out) / run::kSummaryFile);
+        const json::Value* strict = summary.is_object() ? summary.find("strict") : nullptr;
+        auto v = baseline::judge_run_folder_without_baseline(
+            o->out, strict && strict->is_bool() && strict->as_bool(), "merge");
+        std::cerr << "verdict of " << o->out << ": " << v.describe() << "\n";
         return static_cast<int>(kExitClean);
       };
     }}};

@@ -9,6 +9,7 @@
 #include "cli/schema_option.hpp"
 #include "differential/adapter_pool.hpp"
 #include "reduce/reduce_files.hpp"
+#include "run/replay.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::cli {
@@ -52,7 +53,7 @@ int reduce_command(const ReduceCliOptions& o) {
   std::error_code ec;
   if (std::filesystem::is_directory(o.finding, ec)) return reduce_run(o);
   // Bad input is found before any adapter starts: the file must load and have the bucket.
-  auto loaded = findings::FindingStore::load(o.finding);
+  auto loaded = run::FindingStore::load(o.finding);
   if (!loaded.ok()) throw Fatal(loaded.error());
   std::optional<std::string> bucket;
   if (!o.bucket.empty()) bucket = o.bucket;
@@ -91,7 +92,7 @@ int reduce_command(const ReduceCliOptions& o) {
   } else {
     std::cout << "note:   " << fr.note << "\n";
   }
-  std::cout << "replay: crosscheck replay " << fr.min_path << "\n";
+  std::cout << "replay: " << run::replay_command(fr.min_path) << "\n";
   if (res.stopped && differential::stop_requested())
     std::cout << "interrupted: the input above is the smallest found so far; run the same command to go on\n";
   return kExitClean;

@@ -6,16 +6,16 @@
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
 #include "cli/result_table.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::cli {
 namespace {
 
 int replay(const AdapterOptions& adapters, const std::string& path) {
-  auto loaded = findings::FindingStore::load(path);
+  auto loaded = run::FindingStore::load(path);
   if (!loaded.ok()) throw Fatal(loaded.error());
-  const findings::Finding& f = loaded.value();
+  const run::Finding& f = loaded.value();
   auto set = adapters.start();
   auto results = set->run({{f.root, f.input}});
   const auto& now = results.front();

@@ -11,7 +11,8 @@
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
 #include "cli/result_table.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/replay.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::cli {
@@ -73,7 +74,7 @@ int run(const RunOptions& o) {
     }
     batch.push_back({root, read_payload(f)});
   }
-  findings::FindingStore store(o.out);
+  run::FindingStore store(o.out);
   auto results = set->run(batch);
   ResultTable table(set->names());
   std::size_t contract = 0, impl_defined = 0, written = 0;
@@ -84,15 +85,15 @@ int run(const RunOptions& o) {
     bool all_defined = std::all_of(r.divergences.begin(), r.divergences.end(),
                                    [](const auto& d) { return d.implementation_defined; });
     (all_defined ? impl_defined : contract) += 1;
-    findings::Finding f = findings::finding_of(r);
+    run::Finding f = run::finding_of(r);
     f.source = files[i].string();
-    f.replay = "crosscheck replay " + (fs::path(o.out) / findings::finding_file_name(f)).string();
+    f.replay = run::replay_command((fs::path(o.out) / run::finding_file_name(f)).string());
     std::string path = store.write(f);
     ++written;
     for (const auto& d : r.divergences) {
       std::string entries;
+      seen.push_back({r.root, d, path, r.input, f.replay, false});
       if (known) {
-        seen.push_back({r.root, d, path, r.input, f.replay, false});
         for (const auto& e : known->entries) {
           if (baseline::matches_divergence(e, r.root, d)) entries += (entries.empty() ? "" : ",") + e.id;
         }
@@ -120,10 +121,9 @@ int run(const RunOptions& o) {
     for (const auto& id : c.stale) std::cout << "stale: baseline entry " << id << ": not seen in this run\n";
     std::cout << "baseline " << o.baseline << ": " << c.new_contract << " new buckets, " << c.new_defined
               << " new implementation-defined, " << c.known << " known\n";
-    return c.exit_code(o.strict) ? kExitDivergence : kExitClean;
+    return c.exit_code(o.strict);
   }
-  bool fail = contract > 0 || (o.strict && impl_defined > 0);
-  return fail ? kExitDivergence : kExitClean;
+  return baseline::classify(baseline::Baseline{}, seen, {}).exit_code(o.strict);
 }
 
 const Registration kRun{CommandSpec{

@@ -10,9 +10,9 @@
 #include "cli/schema_option.hpp"
 #include "differential/adapter_config.hpp"
 #include "differential/adapter_pool.hpp"
-#include "findings/finding_store.hpp"
 #include "json/write.hpp"
 #include "reduce/reduce_files.hpp"
+#include "run/finding_file.hpp"
 #include "selftest/selftest.hpp"
 #include "util/result.hpp"
 
@@ -115,8 +115,8 @@ int selftest_main(const SelftestOptions& o) {
   json::WriteOptions pretty;
   pretty.indent = 2;
   std::string json_text = json::write(selftest::report_to_json(report, s), pretty) + "\n";
-  findings::write_file_atomically((fs::path(s.out) / "selftest.json").string(), json_text);
-  if (!o.json.empty()) findings::write_file_atomically(o.json, json_text);
+  run::write_file_atomically((fs::path(s.out) / "selftest.json").string(), json_text);
+  if (!o.json.empty()) run::write_file_atomically(o.json, json_text);
   if (report.interrupted) std::cerr << "interrupted: the results so far are in " << s.out << "\n";
   return report.exit_code();
 }

@@ -37,7 +37,7 @@ std::string answer_of(const differential::ImplResult& r) {
   return std::string(differential::outcome_name(r.outcome)) + (r.message ? ": " + *r.message : "");
 }
 
-std::vector<Disagreement> disagreements(const findings::Finding& f, bool accepted, bool warning) {
+std::vector<Disagreement> disagreements(const run::Finding& f, bool accepted, bool warning) {
   using differential::Outcome;
   std::vector<Disagreement> out;
   for (const auto& r : f.results) {
@@ -57,7 +57,7 @@ std::vector<Disagreement> disagreements(const findings::Finding& f, bool accepte
 }
 
 /// Why a finding cannot become a case, or "" when it can.
-std::string unsuitable(const findings::Finding& f, const schema::Ir& ir) {
+std::string unsuitable(const run::Finding& f, const schema::Ir& ir) {
   if (!json::parse(f.input).ok()) return "input is not strict JSON in UTF-8";
   auto traits = differential::analyse_input(f.input);
   if (traits.duplicate_keys) return "input has duplicate keys";
@@ -116,7 +116,7 @@ SeedResult seed_matrix(const schema::Ir& ir, const std::vector<baseline::RunFind
   std::map<std::string, SeededCase> seeded;  // by payload key
   std::vector<std::string> conflicts;
   for (const auto& rf : findings) {
-    const findings::Finding& f = rf.best();
+    const run::Finding& f = rf.best();
     std::string why = unsuitable(f, ir);
     if (!why.empty()) {
       ++result.skipped[why];

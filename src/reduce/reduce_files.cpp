@@ -9,33 +9,32 @@
 
 #include "differential/comparator.hpp"
 #include "json/write.hpp"
-#include "report/event_log.hpp"
+#include "run/event_log.hpp"
+#include "run/finding_files.hpp"
+#include "run/layout.hpp"
+#include "run/replay.hpp"
 
 namespace crosscheck::reduce {
 namespace {
 
 namespace fs = std::filesystem;
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 json::Value num(std::uint64_t n) { return json::Value::number(std::to_string(n)); }
 
 /// The run folder's events.jsonl when `finding_path` lies in <run>/findings/ and the log exists.
 std::optional<std::string> event_log_for(const std::string& finding_path) {
   fs::path dir = fs::path(finding_path).parent_path();
-  if (dir.filename() != "findings") return std::nullopt;
-  fs::path log = dir.parent_path() / report::kEventLogName;
+  if (dir.filename() != run::kFindingsDir) return std::nullopt;
+  fs::path log = dir.parent_path() / run::kEventLogFile;
   std::error_code ec;
   if (!fs::is_regular_file(log, ec)) return std::nullopt;
   return log.string();
 }
 
 /// The minimized finding for `original` (loaded from `path`).
-findings::Finding minimized(const findings::Finding& original, const std::string& path,
-                            const std::string& min_path, const ReduceResult& r) {
-  findings::Finding m;
+run::Finding minimized(const run::Finding& original, const std::string& path, const std::string& min_path,
+                       const ReduceResult& r) {
+  run::Finding m;
   m.root = original.root;
   m.input = r.input;
   m.divergences = r.results.divergences;
@@ -43,26 +42,26 @@ findings::Finding minimized(const findings::Finding& original, const std::string
   m.traits = differential::analyse_input(r.input).names();
   m.seed = original.seed;
   m.source = original.source;
-  m.replay = "crosscheck replay " + min_path;
+  m.replay = run::replay_command(min_path);
   if (original.reduction) {  // reducing a .min.json again: the story starts at the first original
     m.reduction = *original.reduction;
     m.reduction->calls += r.calls;
     m.reduction->bytes_after = r.input.size();
   } else {
-    m.reduction = findings::Reduction{fs::path(path).filename().string(), r.calls, original.input.size(),
-                                      r.input.size()};
+    m.reduction =
+        run::Reduction{fs::path(path).filename().string(), r.calls, original.input.size(), r.input.size()};
   }
   return m;
 }
 
 /// Reduces an already loaded finding and writes its .min.json; the error names the file.
-Result<FileReduction, std::string> reduce_loaded(const std::string& path, const findings::Finding& f,
+Result<FileReduction, std::string> reduce_loaded(const std::string& path, const run::Finding& f,
                                                  const std::string& bucket,
                                                  differential::ImplementationSet& set,
                                                  const ReduceOptions& options) {
   FileReduction out;
   out.finding_path = path;
-  out.min_path = min_path_for(path);
+  out.min_path = run::minimized_path_for(path);
   out.bucket = bucket;
   out.bytes_before = f.input.size();
   out.result = reduce(f, bucket, set, options);
@@ -81,21 +80,21 @@ Result<FileReduction, std::string> reduce_loaded(const std::string& path, const 
   // An existing minimized finding is replaced only by a smaller input.
   std::error_code ec;
   if (fs::exists(out.min_path, ec)) {
-    auto existing = findings::FindingStore::load(out.min_path);
+    auto existing = run::FindingStore::load(out.min_path);
     if (existing.ok() && existing.value().input.size() <= out.result.input.size()) {
       out.note = "kept " + out.min_path + " (" + std::to_string(existing.value().input.size()) +
                  " bytes, not larger than this run's " + std::to_string(out.result.input.size()) + ")";
       return out;
     }
   }
-  findings::Finding m = minimized(f, path, out.min_path, out.result);
+  run::Finding m = minimized(f, path, out.min_path, out.result);
   json::WriteOptions pretty;
   pretty.indent = 2;
-  findings::write_file_atomically(out.min_path, json::write(findings::finding_to_json(m), pretty) + "\n");
+  run::write_file_atomically(out.min_path, json::write(run::finding_to_json(m), pretty) + "\n");
   out.written = true;
   out.note = "wrote " + out.min_path;
   if (auto log = event_log_for(path)) {
-    report::EventLog events(*log);
+    run::EventLog events(*log);
     json::Value e = json::Value::object();
     e.add("file", json::Value::string("findings/" + fs::path(path).filename().string()));
     e.add("minimized", json::Value::string("findings/" + fs::path(out.min_path).filename().string()));
@@ -110,15 +109,7 @@ Result<FileReduction, std::string> reduce_loaded(const std::string& path, const 
 
 }  // namespace
 
-bool is_min_file(const std::string& path) { return ends_with(path, ".min.json"); }
-
-std::string min_path_for(const std::string& finding_path) {
-  if (is_min_file(finding_path)) return finding_path;
-  if (ends_with(finding_path, ".json")) return finding_path.substr(0, finding_path.size() - 5) + ".min.json";
-  return finding_path + ".min.json";
-}
-
-Result<Target, std::string> target_bucket(const std::string& path, const findings::Finding& f,
+Result<Target, std::string> target_bucket(const std::string& path, const run::Finding& f,
                                           const std::optional<std::string>& bucket) {
   if (!bucket) {
     auto d = default_bucket(f);
@@ -140,9 +131,9 @@ Result<FileReduction, std::string> reduce_finding_file(const std::string& path,
                                                        const ReduceOptions& options) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return path + ": no such finding file";
-  auto loaded = findings::FindingStore::load(path);
+  auto loaded = run::FindingStore::load(path);
   if (!loaded.ok()) return loaded.error();
-  const findings::Finding& f = loaded.value();
+  const run::Finding& f = loaded.value();
   auto target = target_bucket(path, f, bucket);
   if (!target.ok()) return target.error();
   return reduce_loaded(path, f, target.value().bucket, set, options);
@@ -151,35 +142,32 @@ Result<FileReduction, std::string> reduce_finding_file(const std::string& path,
 RunReduction reduce_run_folder(const std::string& run_dir, differential::ImplementationSet& set,
                                const RunReduceOptions& options, std::ostream& log) {
   RunReduction out;
-  fs::path dir = fs::path(run_dir) / "findings";
+  fs::path dir = fs::path(run_dir) / run::kFindingsDir;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return out;
   struct Entry {
     std::string path;
-    findings::Finding finding;
+    run::Finding finding;
   };
   std::vector<Entry> originals;
   std::set<std::string> covered;  // buckets some .min.json already shows
   std::set<std::string> has_min;  // originals with a .min.json
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    std::string name = e.path().filename().string();
-    if (name.empty() || name[0] == '.' || !ends_with(name, ".json") || !e.is_regular_file()) continue;
-    files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  for (const auto& p : files) {
-    auto loaded = findings::FindingStore::load(p.string());
-    if (!loaded.ok()) {
-      out.skipped.push_back(loaded.error() + " (skipped)");
-      continue;
+  auto load = [&](const std::string& path) -> std::optional<run::Finding> {
+    auto loaded = run::FindingStore::load(path);
+    if (loaded.ok()) return std::move(loaded).value();
+    out.skipped.push_back(loaded.error() + " (skipped)");
+    return std::nullopt;
+  };
+  for (const auto& listed : run::list_finding_files(dir)) {
+    // A minimized finding, orphaned or beside its original, covers the buckets it shows.
+    if (listed.min_path || listed.orphan_minimized) {
+      if (auto m = load(listed.min_path.value_or(listed.path))) {
+        for (const auto& d : m->divergences) covered.insert(d.bucket);
+      }
+      if (listed.min_path) has_min.insert(listed.path);
     }
-    if (is_min_file(p.string())) {
-      for (const auto& d : loaded.value().divergences) covered.insert(d.bucket);
-      has_min.insert(p.string().substr(0, p.string().size() - 9) + ".json");
-    } else {
-      originals.push_back({p.string(), std::move(loaded).value()});
-    }
+    if (listed.orphan_minimized) continue;
+    if (auto f = load(listed.path)) originals.push_back({listed.path, std::move(*f)});
   }
   // Per bucket: its smallest finding that has no .min.json yet.
   std::map<std::string, const Entry*> pick;

@@ -16,10 +16,6 @@
 
 namespace crosscheck::reduce {
 
-/// findings/x.json -> findings/x.min.json; a .min.json names itself.
-std::string min_path_for(const std::string& finding_path);
-bool is_min_file(const std::string& path);
-
 struct FileReduction {
   std::string finding_path;  ///< the file that was reduced
   std::string min_path;      ///< the minimized finding beside it
@@ -35,7 +31,7 @@ struct FileReduction {
 struct Target {
   std::string bucket;
 };
-Result<Target, std::string> target_bucket(const std::string& path, const findings::Finding& finding,
+Result<Target, std::string> target_bucket(const std::string& path, const run::Finding& finding,
                                           const std::optional<std::string>& bucket);
 
 /// Loads `path`, reduces its input for `bucket` (default: default_bucket), and writes the .min.json

@@ -59,7 +59,7 @@ std::optional<differential::Outcome> cpp_outcome_in(const std::string& signature
 
 class Oracle {
  public:
-  Oracle(const findings::Finding& finding, std::string bucket, differential::ImplementationSet& set,
+  Oracle(const run::Finding& finding, std::string bucket, differential::ImplementationSet& set,
          const ReduceOptions& options, ReduceResult& stats)
       : root_(finding.root), bucket_(std::move(bucket)), set_(set), options_(options), stats_(stats) {
     if (options_.max_seconds > 0) {
@@ -615,7 +615,7 @@ std::string reduce_bytes(const std::string text, Oracle& oracle) {
 
 }  // namespace
 
-std::optional<std::string> default_bucket(const findings::Finding& finding) {
+std::optional<std::string> default_bucket(const run::Finding& finding) {
   for (const auto& d : finding.divergences) {
     if (!d.implementation_defined) return d.bucket;
   }
@@ -623,7 +623,7 @@ std::optional<std::string> default_bucket(const findings::Finding& finding) {
   return std::nullopt;
 }
 
-ReduceResult reduce(const findings::Finding& finding, const std::string& bucket,
+ReduceResult reduce(const run::Finding& finding, const std::string& bucket,
                     differential::ImplementationSet& set, const ReduceOptions& options) {
   ReduceResult result;
   result.input = finding.input;

@@ -22,7 +22,7 @@
 #include <string>
 
 #include "differential/implementation_set.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
 #include "schema/ir.hpp"
 
 namespace crosscheck::reduce {
@@ -54,10 +54,10 @@ struct ReduceResult {
 
 /// Reduces `finding.input` for `bucket`. Never throws for adapter trouble: a crashing or hanging
 /// candidate is just one more answer to compare.
-ReduceResult reduce(const findings::Finding& finding, const std::string& bucket,
+ReduceResult reduce(const run::Finding& finding, const std::string& bucket,
                     differential::ImplementationSet& set, const ReduceOptions& options = {});
 
 /// The bucket `reduce` targets when none is given: the first contract divergence's, else the first's.
-std::optional<std::string> default_bucket(const findings::Finding& finding);
+std::optional<std::string> default_bucket(const run::Finding& finding);
 
 }  // namespace crosscheck::reduce

@@ -246,23 +246,6 @@ std::string markdown_fence(std::string_view bytes, std::string_view info, std::s
   return s + fence + "\n";
 }
 
-std::string shell_quote(std::string_view word) {
-  if (word.empty()) return "''";
-  bool plain = std::all_of(word.begin(), word.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           std::string_view("_@%+=:,./-").find(c) != std::string_view::npos;
-  });
-  if (plain) return std::string(word);
-  std::string s = "'";
-  for (char c : word) {
-    if (c == '\'')
-      s += "'\\''";
-    else
-      s += c;
-  }
-  return s + "'";
-}
-
 std::string identifier(std::string_view text) {
   std::string s;
   for (char c : text) {

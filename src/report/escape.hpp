@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "run/replay.hpp"
+
 namespace crosscheck::report {
 
 struct DisplayOptions {
@@ -46,8 +48,8 @@ std::string markdown_code(std::string_view bytes, bool in_table = false, std::si
 /// longest run of backticks in the content (at least three), so the content cannot close it.
 std::string markdown_fence(std::string_view bytes, std::string_view info = "", std::size_t max_chars = 0);
 
-/// A word a POSIX shell reads back as `word` (single-quoted when it needs quoting).
-std::string shell_quote(std::string_view word);
+/// A word a POSIX shell reads back as `word` (run/replay.hpp, where the replay command is built).
+using run::shell_quote;
 
 /// A string safe as an HTML id fragment, one-to-one: [A-Za-z0-9-] kept, any other byte as _xx.
 std::string identifier(std::string_view text);

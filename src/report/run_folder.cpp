@@ -14,6 +14,11 @@
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "report/escape.hpp"
+#include "run/finding_files.hpp"
+#include "run/json_file.hpp"
+#include "run/layout.hpp"
+#include "run/replay.hpp"
+#include "run/summary_keys.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::report {
@@ -22,75 +27,17 @@ namespace {
 namespace fs = std::filesystem;
 using differential::DivergenceClass;
 
-constexpr const char* kRunFormat = "crosscheck-fuzz/1";
-constexpr const char* kSummaryFormat = "crosscheck-summary/1";
-
-std::optional<std::string> read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-/// The file parsed, or null when it does not exist; Fatal naming it when it exists but is not JSON.
-json::Value read_json(const fs::path& p) {
-  std::error_code ec;
-  if (!fs::exists(p, ec)) return json::Value::null();
-  auto text = read_file(p);
-  if (!text) throw Fatal(p.string() + ": cannot be read");
-  json::ParseLimits limits;
-  limits.max_bytes = std::size_t{1} << 30;
-  auto parsed = json::parse(*text, limits);
-  if (!parsed.ok()) {
-    throw Fatal(p.string() + ": not JSON (" + parsed.error().message() +
-                "): the file is damaged or was cut while being written");
-  }
-  if (!parsed.value().is_object()) throw Fatal(p.string() + ": expected a JSON object");
-  return std::move(parsed.value());
-}
-
 std::string string_field(const json::Value& o, const char* key) {
   const json::Value* v = o.is_object() ? o.find(key) : nullptr;
   return v && v->is_string() ? v->string_value() : "";
 }
 
-std::uint64_t uint_field(const json::Value& o, const char* key) {
-  const json::Value* v = o.is_object() ? o.find(key) : nullptr;
-  return v && v->is_number() ? std::strtoull(v->number_text().c_str(), nullptr, 10) : 0;
-}
-
-void check_format(const fs::path& file, const json::Value& v, const char* expected) {
-  const json::Value* f = v.find("format");
-  if (!f) {
-    throw Fatal(file.string() + ": field 'format' is missing (expected \"" + expected +
-                "\"): the folder was written by an older crosscheck; run `crosscheck fuzz` on it again "
-                "(it resumes and rewrites the file) or use a crosscheck of that version");
-  }
-  if (!f->is_string() || f->string_value() != expected) {
-    throw Fatal(file.string() + ": field 'format' is " + json::write(*f) + ", expected \"" + expected +
-                "\": the folder comes from another version of crosscheck");
-  }
-}
-
-struct Loaded {
-  findings::Finding finding;
-  std::optional<Reduction> reduction;
-};
-
-Loaded load_finding(const fs::path& p) {
-  json::Value v = read_json(p);
-  auto f = findings::finding_from_json(v);
-  if (!f.ok()) {
-    throw Fatal(p.string() + ": " + f.error() +
-                " (not a crosscheck-finding/1 file, or from another version of crosscheck)");
-  }
-  Loaded out{std::move(f.value()), std::nullopt};
-  if (const json::Value* r = v.find("reduction"); r && r->is_object()) {
-    out.reduction = Reduction{string_field(*r, "from"), uint_field(*r, "calls"),
-                              uint_field(*r, "bytesBefore"), uint_field(*r, "bytesAfter")};
-  }
-  return out;
+/// A finding file, refused (exit 2) naming it, the JSON Pointer and the expectation when it does not
+/// fit its schema or comes from another version.
+run::Finding load_finding(const fs::path& p) {
+  auto f = run::FindingStore::load(p.string());
+  if (!f.ok()) throw Fatal(f.error());
+  return std::move(f.value());
 }
 
 /// Sorts the buckets with a baseline file now: known ones get the entries that cover them.
@@ -132,10 +79,10 @@ void apply_baseline(RunData& data, const fs::path& root, const LoadOptions& opti
     data.baseline_origin = "--baseline";
     return;
   }
-  const fs::path check_file = root / "baseline-check.json";
-  json::Value check = read_json(check_file);
+  const fs::path check_file = root / run::kBaselineCheckFile;
+  json::Value check = run::read_json_object(check_file);
   if (check.is_null()) return;
-  check_format(check_file, check, "crosscheck-baseline-check/1");
+  run::require_format(check_file, check, run::kBaselineCheckFormat);
   const std::string named = string_field(check, "baseline");
   std::set<std::string> listed;
   for (const char* group : {"new", "known"}) {
@@ -204,13 +151,20 @@ std::string diag_key(const differential::ImplResult& r, const char* severity, bo
 
 }  // namespace
 
-const findings::Finding& Bucket::finding(const std::vector<FindingFile>& all) const {
+const run::Finding& Bucket::finding(const std::vector<FindingFile>& all) const {
   const FindingFile& f = all.at(shown);
   return shown_minimized && f.minimized ? *f.minimized : f.original;
 }
 
-std::string RunData::replay_command(const std::string& path) {
-  return "crosscheck replay " + shell_quote(path);
+std::string RunData::replay_command(const std::string& path) { return run::replay_command(path); }
+
+verdict::Verdict RunData::verdict() const {
+  verdict::Verdict v;
+  v.strict = strict;
+  if (!baseline.empty()) v.baseline = baseline;
+  v.stale = stale_entries.size();
+  for (const auto& b : buckets) v.add_bucket(b.known, b.implementation_defined);
+  return v;
 }
 
 double RunData::summary_number(const char* key) const {
@@ -276,17 +230,17 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
   if (!fs::is_directory(root, ec))
     throw Fatal(dir + ": not a folder (expected the --out folder of crosscheck fuzz)");
 
-  const fs::path run_file = root / "run.json";
-  data.run = read_json(run_file);
+  const fs::path run_file = root / run::kRunFile;
+  data.run = run::read_json_object(run_file);
   if (data.run.is_null()) {
     throw Fatal(
         run_file.string() +
         ": missing: not a crosscheck fuzz output folder (crosscheck fuzz --out DIR writes run.json first)");
   }
-  check_format(run_file, data.run, kRunFormat);
+  run::require_format(run_file, data.run, run::kRunFormat);
 
-  const fs::path summary_file = root / "summary.json";
-  data.summary = read_json(summary_file);
+  const fs::path summary_file = root / run::kSummaryFile;
+  data.summary = run::read_json_object(summary_file);
   if (data.summary.is_null()) {
     if (!options.allow_partial) {
       throw Fatal(summary_file.string() +
@@ -296,22 +250,23 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
     data.partial = true;
     data.notes.push_back("summary.json is missing: the run did not finish; figures come from the event log");
   } else {
-    check_format(summary_file, data.summary, kSummaryFormat);
-    if (const json::Value* i = data.summary.find("interrupted"); i && i->is_bool() && i->as_bool())
+    run::require_format(summary_file, data.summary, run::kSummaryFormat);
+    if (const json::Value* i = data.summary.find(run::summary_key::kInterrupted);
+        i && i->is_bool() && i->as_bool())
       data.notes.push_back(
           "the run was interrupted (Ctrl-C or a signal) before its time or input budget; run the "
           "same crosscheck fuzz command to resume it");
   }
 
-  const fs::path coverage_file = root / "coverage.json";
-  data.coverage = read_json(coverage_file);
+  const fs::path coverage_file = root / run::kCoverageFile;
+  data.coverage = run::read_json_object(coverage_file);
   if (data.coverage.is_null() && !data.partial) {
     throw Fatal(coverage_file.string() +
                 ": missing: the run folder is incomplete (summary.json exists, "
                 "so crosscheck fuzz wrote coverage.json; it was removed)");
   }
 
-  const fs::path events_file = root / kEventLogName;
+  const fs::path events_file = root / run::kEventLogFile;
   if (fs::exists(events_file, ec)) {
     data.events = read_events(events_file.string());
     if (data.events.partial_last_line)
@@ -324,42 +279,26 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
   }
 
   // Findings, each paired with its minimized version.
-  const fs::path findings_dir = root / "findings";
+  const fs::path findings_dir = root / run::kFindingsDir;
   if (!fs::is_directory(findings_dir, ec)) {
     throw Fatal(findings_dir.string() +
                 ": missing: the run folder is incomplete (crosscheck fuzz creates it "
                 "when it starts)");
   }
-  std::vector<std::string> names, min_names;
-  for (const auto& e : fs::directory_iterator(findings_dir, ec)) {
-    std::string name = e.path().filename().string();
-    if (name.empty() || name[0] == '.' || !e.is_regular_file())
-      continue;  // .name.tmp-PID: a write in progress
-    if (name.size() > 9 && name.compare(name.size() - 9, 9, ".min.json") == 0)
-      min_names.push_back(name);
-    else if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0)
-      names.push_back(name);
-  }
-  if (ec) throw Fatal(findings_dir.string() + ": cannot be listed: " + ec.message());
-  std::sort(names.begin(), names.end());
-  for (const auto& name : names) {
+  for (const auto& listed : run::list_finding_files(findings_dir)) {
     FindingFile f;
-    f.name = name;
-    f.path = (findings_dir / name).string();
-    f.original = load_finding(findings_dir / name).finding;
-    std::string min_name = name.substr(0, name.size() - 5) + ".min.json";
-    if (std::find(min_names.begin(), min_names.end(), min_name) != min_names.end()) {
-      auto m = load_finding(findings_dir / min_name);
-      f.minimized = std::move(m.finding);
-      f.reduction = m.reduction;
-      f.min_path = (findings_dir / min_name).string();
+    f.name = listed.name;
+    f.path = listed.path;
+    f.original = load_finding(listed.path);
+    if (listed.min_path) {
+      f.minimized = load_finding(*listed.min_path);
+      f.reduction = f.minimized->reduction;
+      f.min_path = *listed.min_path;
     }
+    if (listed.orphan_minimized)
+      data.notes.push_back("findings/" + listed.name +
+                           " has no original beside it (removed?): the minimized finding stands for itself");
     data.findings.push_back(std::move(f));
-  }
-  for (const auto& m : min_names) {
-    std::string original = m.substr(0, m.size() - 9) + ".json";
-    if (!std::binary_search(names.begin(), names.end(), original))
-      data.notes.push_back("findings/" + m + " has no original findings/" + original + " beside it; ignored");
   }
 
   // Buckets.
@@ -385,7 +324,8 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
     }
   }
   // The roots each bucket was seen on, files or not (summary.json; a bucket's files are capped).
-  const json::Value* bucket_roots = data.summary.is_object() ? data.summary.find("bucketRoots") : nullptr;
+  const json::Value* bucket_roots =
+      data.summary.is_object() ? data.summary.find(run::summary_key::kBucketRoots) : nullptr;
   for (Bucket& b : data.buckets) {
     const json::Value* more = bucket_roots && bucket_roots->is_object() ? bucket_roots->find(b.id) : nullptr;
     if (more && more->is_array()) {
@@ -410,7 +350,7 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
       }
     }
     std::sort(b.roots.begin(), b.roots.end());
-    const findings::Finding& shown = b.finding(data.findings);
+    const run::Finding& shown = b.finding(data.findings);
     b.root = shown.root;
     for (const auto& d : shown.divergences) {
       if (d.bucket == b.id) {
@@ -420,7 +360,8 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
     }
     b.deviating = deviating_implementations(b.divergence, shown.results);
   }
-  if (const json::Value* s = data.summary.is_object() ? data.summary.find("strict") : nullptr;
+  if (const json::Value* s =
+          data.summary.is_object() ? data.summary.find(run::summary_key::kStrict) : nullptr;
       s && s->is_bool())
     data.strict = s->as_bool();
   apply_baseline(data, root, options);
@@ -435,7 +376,8 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
   });
 
   // Who, where, and which roots.
-  if (const json::Value* ids = data.summary.is_object() ? data.summary.find("implementations") : nullptr;
+  if (const json::Value* ids =
+          data.summary.is_object() ? data.summary.find(run::summary_key::kImplementations) : nullptr;
       ids && ids->is_array()) {
     for (const auto& id : ids->items()) add_unique(data.implementations, string_field(id, "name"));
   }
@@ -451,7 +393,8 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
   for (const auto& f : data.findings) {
     for (const auto& r : f.original.results) add_unique(data.implementations, r.implementation);
   }
-  if (const json::Value* skew = data.summary.is_object() ? data.summary.find("skewTable") : nullptr;
+  if (const json::Value* skew =
+          data.summary.is_object() ? data.summary.find(run::summary_key::kSkewTable) : nullptr;
       skew && skew->is_object()) {
     for (const auto& [root_name, row] : skew->members()) {
       auto& out = data.skew[root_name];
@@ -459,7 +402,8 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
       for (const auto& [impl, hash] : row.members()) out[impl] = hash.is_string() ? hash.string_value() : "";
     }
   }
-  if (const json::Value* sk = data.summary.is_object() ? data.summary.find("skewedRoots") : nullptr;
+  if (const json::Value* sk =
+          data.summary.is_object() ? data.summary.find(run::summary_key::kSkewedRoots) : nullptr;
       sk && sk->is_array()) {
     for (const auto& r : sk->items()) {
       if (r.is_string()) data.skewed_roots.push_back(r.string_value());
@@ -468,7 +412,8 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
   std::set<std::string> roots;
   for (const auto& [r, row] : data.skew) roots.insert(r);
   for (const json::Value* list :
-       {data.summary.is_object() ? data.summary.find("roots") : nullptr, data.run.find("roots")}) {
+       {data.summary.is_object() ? data.summary.find(run::summary_key::kRoots) : nullptr,
+        data.run.find("roots")}) {
     if (!list || !list->is_array()) continue;
     for (const auto& r : list->items()) {
       if (r.is_string()) roots.insert(r.string_value());

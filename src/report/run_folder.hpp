@@ -1,8 +1,8 @@
 // run_folder.hpp: reading a `crosscheck fuzz` output folder for the reports.
 //
-// Reads run.json, summary.json, coverage.json, events.jsonl and findings/*.json, pairing each
-// finding with the minimized findings/<name>.min.json the reducer writes beside it, and groups the
-// findings into buckets. A folder that is not a run, is unfinished or comes from another version
+// Reads run.json, summary.json, coverage.json, events.jsonl and findings/ (through run/, which owns
+// those files and lists the findings with their minimized siblings), and groups the findings into
+// buckets. A folder that is not a run, is unfinished or comes from another version
 // of crosscheck is refused with a Fatal (exit 2) naming the file and what was expected.
 #pragma once
 
@@ -15,21 +15,19 @@
 #include "findings/finding_store.hpp"
 #include "json/value.hpp"
 #include "report/event_log.hpp"
+#include "run/event_log.hpp"
+#include "run/finding_file.hpp"
+#include "verdict/verdict.hpp"
 
 namespace crosscheck::report {
-
-struct Reduction {
-  std::string from;  ///< the original file's name
-  std::uint64_t calls = 0, bytes_before = 0, bytes_after = 0;
-};
 
 struct FindingFile {
   std::string name;  ///< "diverge-<hash>.json"
   std::string path;  ///< as reached from the report's run folder argument: RUN_DIR/findings/<name>
-  findings::Finding original;
-  std::optional<findings::Finding> minimized;  ///< findings/<name>.min.json, when the reducer wrote one
+  run::Finding original;
+  std::optional<run::Finding> minimized;  ///< findings/<name>.min.json, when the reducer wrote one
   std::string min_path;
-  std::optional<Reduction> reduction;
+  std::optional<run::Reduction> reduction;  ///< the minimized finding's "reduction"
 };
 
 /// One bucket seen in the run's finding files.
@@ -47,14 +45,14 @@ struct Bucket {
   std::vector<std::string> deviating;      ///< implementations that differ from the others
   bool known = false;                      ///< every occurrence is covered by the baseline
   std::vector<std::string> known_entries;  ///< "id: reason (link)" of the baseline entries that cover it
-  const findings::Finding& finding(const std::vector<FindingFile>& all) const;
+  const run::Finding& finding(const std::vector<FindingFile>& all) const;
 };
 
 struct RunData {
   std::string dir;
   json::Value run, summary, coverage;  ///< null when the file is absent (partial runs)
   bool partial = false;                ///< summary.json absent (allowed with LoadOptions::allow_partial)
-  EventFile events;
+  run::EventFile events;
   std::vector<FindingFile> findings;
   std::vector<Bucket> buckets;  ///< most serious first (contract before implementation-defined)
   std::vector<std::string> implementations;
@@ -78,7 +76,11 @@ struct RunData {
   double summary_number(const char* key) const;
   /// Does this bucket fail the run: not known to the baseline, and a contract divergence (or any,
   /// under --strict)?
-  bool fails(const Bucket& b) const { return !b.known && (strict || !b.implementation_defined); }
+  bool fails(const Bucket& b) const {
+    return verdict::bucket_fails(b.known, b.implementation_defined, strict);
+  }
+  /// The run's verdict over these buckets (verdict/verdict.hpp).
+  verdict::Verdict verdict() const;
 };
 
 struct LoadOptions {

@@ -53,7 +53,7 @@ bad() {  # name expected-text args...
 }
 bad missing "nothere.json" "$OUT/nothere.json"
 printf '{"not":"a finding"}' >"$OUT/notfinding.json"
-bad not-a-finding "notfinding.json: field 'format'" "$OUT/notfinding.json"
+bad not-a-finding "notfinding.json: /format: expected .crosscheck-finding/1. (format version)" "$OUT/notfinding.json"
 sed 's#crosscheck-finding/1#crosscheck-finding/2#' "$F" >"$OUT/v2.json"
 bad other-version "found \\\"crosscheck-finding/2\\\"" "$OUT/v2.json"
 bad no-such-bucket "no divergence in bucket 0123456789abcdef" --bucket 0123456789abcdef "$F"

@@ -166,7 +166,7 @@ printf '{"format":"crosscheck-finding/7"}' >"$OUT/bad/findings/$f"
 check "a finding of another version exits 2 naming the file" "[ $? = 2 ] && grep -q '$f' '$OUT/b3.log'"
 printf '{"format":"crosscheck-fuzz/0"}' >"$OUT/bad/run.json"
 "$CC" report --partial "$OUT/bad" >"$OUT/b4.log" 2>&1
-check "a run.json of another version exits 2 naming it" "[ $? = 2 ] && grep -q 'run.json: field .format.' '$OUT/b4.log'"
+check "a run.json of another version exits 2 naming it" "[ $? = 2 ] && grep -q 'run.json: /format: expected .crosscheck-fuzz/1. (format version), found .crosscheck-fuzz/0.' '$OUT/b4.log'"
 "$CC" report "$OUT/nowhere" >"$OUT/b5.log" 2>&1
 check "a missing folder exits 2" "[ $? = 2 ]"
 

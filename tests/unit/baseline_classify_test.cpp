@@ -6,8 +6,8 @@
 #include <filesystem>
 
 #include "baseline/classify.hpp"
-#include "findings/finding_store.hpp"
 #include "json/write.hpp"
+#include "run/finding_file.hpp"
 
 namespace crosscheck::baseline {
 namespace {
@@ -26,27 +26,27 @@ differential::ImplResult answer(const std::string& impl, Outcome outcome, const 
 }
 
 /// A finding as fuzz writes it, its divergences from the real comparator.
-findings::Finding finding(const std::string& root, const std::string& input,
-                          std::vector<differential::ImplResult> results) {
-  findings::Finding f;
+run::Finding finding(const std::string& root, const std::string& input,
+                     std::vector<differential::ImplResult> results) {
+  run::Finding f;
   f.root = root;
   f.input = input;
   f.results = std::move(results);
   f.divergences = differential::compare(root, input, f.results);
   f.traits = differential::analyse_input(input).names();
-  f.replay = "crosscheck replay " + findings::finding_file_name(f);
+  f.replay = "crosscheck replay " + run::finding_file_name(f);
   return f;
 }
 
 /// python rejects an unknown enum value the decoder only warns about (a contract divergence).
-findings::Finding enum_fault(const std::string& root, const std::string& input) {
+run::Finding enum_fault(const std::string& root, const std::string& input) {
   return finding(root, input,
                  {answer("cpp", Outcome::kAccepted, input, {{"/type", "unknown_enum", "warning"}}),
                   answer("python", Outcome::kRejected, input, {{"/type", "invalid_type", "error"}})});
 }
 
 /// rust raises on a duplicate key (implementation-defined input).
-findings::Finding duplicate_key_fault() {
+run::Finding duplicate_key_fault() {
   std::string input = R"({"a":1,"a":2})";
   return finding("effect", input,
                  {answer("cpp", Outcome::kAccepted, R"({"a":2})"), answer("rust", Outcome::kError, input)});
@@ -62,8 +62,8 @@ class ClassifyTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  std::string write(const findings::Finding& f) {
-    return findings::FindingStore((dir_ / "findings").string()).write(f);
+  std::string write(const run::Finding& f) {
+    return run::FindingStore((dir_ / "findings").string()).write(f);
   }
 
   Classification classify_dir(const Baseline& b) {
@@ -122,14 +122,14 @@ TEST_F(ClassifyTest, MinimizedSiblingIsTheWitnessButNotANewFinding) {
   std::string big = R"({"type":"shiny","padding":")" + std::string(300, 'p') + R"("})";
   std::string path = write(enum_fault("effect", big));
   // The reducer's sibling: same bucket, fewer bytes, plus a divergence the original did not have.
-  findings::Finding min = enum_fault("effect", R"({"type":"shiny"})");
+  run::Finding min = enum_fault("effect", R"({"type":"shiny"})");
   auto extra = finding("effect", "{}",
                        {answer("cpp", Outcome::kAccepted, "{}"), answer("python", Outcome::kCrash, "{}")});
   min.divergences.push_back(extra.divergences.front());
   json::WriteOptions pretty;
   pretty.indent = 2;
   std::string min_path = path.substr(0, path.size() - 5) + ".min.json";
-  findings::write_file_atomically(min_path, json::write(findings::finding_to_json(min), pretty));
+  run::write_file_atomically(min_path, json::write(run::finding_to_json(min), pretty));
 
   Baseline b;
   b.path = "b.json";
@@ -186,8 +186,8 @@ TEST_F(ClassifyTest, UpdateEntriesCoverTheNewBucketsAndKeepIdsUnique) {
 }
 
 TEST_F(ClassifyTest, BadFindingFilesAreFatalAndNameTheFile) {
-  findings::write_file_atomically((dir_ / "findings" / "diverge-0.json").string(),
-                                  "{\"format\": \"crosscheck-finding/9\"}");
+  run::write_file_atomically((dir_ / "findings" / "diverge-0.json").string(),
+                             "{\"format\": \"crosscheck-finding/9\"}");
   try {
     load_run_folder(dir_.string());
     FAIL() << "a finding of another version was read";

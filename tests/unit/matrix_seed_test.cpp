@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "findings/finding_store.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "matrix/seed.hpp"
+#include "run/finding_file.hpp"
 #include "schema/loader.hpp"
 
 namespace crosscheck::matrix {
@@ -153,7 +153,7 @@ TEST_F(SeedTest, OutputIsAValidMatrixAndTheSameOnEveryRun) {
   EXPECT_FALSE(bad) << bad->pointer << ": " << bad->message << "\n" << first.matrix_text;
   // The loader of `matrix run` reads it, and every case sits on its own line.
   std::string path = (dir_ / "seeded.json").string();
-  findings::write_file_atomically(path, first.matrix_text);
+  run::write_file_atomically(path, first.matrix_text);
   auto m = load_matrix(path);
   EXPECT_EQ(m.cases.size(), 3u);
   for (const auto& c : m.cases)
@@ -169,14 +169,14 @@ TEST_F(SeedTest, MergeAddsNothingTwiceAndKeepsTheFileByteForByte) {
       "    {\"id\": \"event/negative-count\", \"root\": \"event\", \"value\": {\"count\": -1.0, \"type\": "
       "\"ping\"}, \"accepted\": false, \"warning\": false}\n"
       "  ]\n}\n";
-  findings::write_file_atomically(path, hand_written);
+  run::write_file_atomically(path, hand_written);
   auto existing = load_matrix(path);
   auto merged = seed_matrix(*ir_, findings(), &existing, path);
   ASSERT_EQ(merged.added.size(), 2u) << "the negative count is already there, written another way";
   EXPECT_EQ(merged.duplicates, 2u);
   std::size_t cut = hand_written.find("}\n  ]");
   EXPECT_EQ(merged.matrix_text.substr(0, cut + 1), hand_written.substr(0, cut + 1));
-  findings::write_file_atomically(path, merged.matrix_text);
+  run::write_file_atomically(path, merged.matrix_text);
   auto again_in = load_matrix(path);
   auto again = seed_matrix(*ir_, findings(), &again_in, path);
   EXPECT_TRUE(again.added.empty());
@@ -185,11 +185,11 @@ TEST_F(SeedTest, MergeAddsNothingTwiceAndKeepsTheFileByteForByte) {
 
 TEST_F(SeedTest, AConflictingExpectationIsFatalAndNamesBothFilesAndTheCase) {
   std::string path = (dir_ / "matrix.json").string();
-  findings::write_file_atomically(path,
-                                  "{\"contract\": \"c\", \"cases\": [\n"
-                                  "  {\"id\": \"event/stop-maybe\", \"root\": \"event\", \"value\": "
-                                  "{\"reason\": \"maybe\", \"type\": \"stop\"}, "
-                                  "\"accepted\": false, \"warning\": false}\n]}\n");
+  run::write_file_atomically(path,
+                             "{\"contract\": \"c\", \"cases\": [\n"
+                             "  {\"id\": \"event/stop-maybe\", \"root\": \"event\", \"value\": "
+                             "{\"reason\": \"maybe\", \"type\": \"stop\"}, "
+                             "\"accepted\": false, \"warning\": false}\n]}\n");
   auto existing = load_matrix(path);
   try {
     seed_matrix(*ir_, findings(), &existing, path);

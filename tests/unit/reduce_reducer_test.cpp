@@ -12,7 +12,8 @@
 #include "json/write.hpp"
 #include "reduce/reduce_files.hpp"
 #include "reduce/reducer.hpp"
-#include "report/event_log.hpp"
+#include "run/event_log.hpp"
+#include "run/finding_files.hpp"
 #include "schema/loader.hpp"
 
 namespace crosscheck::reduce {
@@ -75,9 +76,9 @@ class ReducerTest : public ::testing::Test {
   }
 
   /// A finding for `input` as run or fuzz would write it.
-  static findings::Finding finding_for(const std::string& input) {
+  static run::Finding finding_for(const std::string& input) {
     auto r = set_->run({{kRoot, input}}).front();
-    findings::Finding f;
+    run::Finding f;
     f.root = kRoot;
     f.input = input;
     f.divergences = r.divergences;
@@ -87,7 +88,7 @@ class ReducerTest : public ::testing::Test {
     return f;
   }
 
-  static std::string bucket_of(const findings::Finding& f, differential::DivergenceClass cls) {
+  static std::string bucket_of(const run::Finding& f, differential::DivergenceClass cls) {
     for (const auto& d : f.divergences) {
       if (d.cls == cls) return d.bucket;
     }
@@ -110,8 +111,8 @@ class ReducerTest : public ::testing::Test {
     return p;
   }
 
-  static std::string write_finding(const fs::path& run, const findings::Finding& f) {
-    findings::FindingStore store((run / "findings").string());
+  static std::string write_finding(const fs::path& run, const run::Finding& f) {
+    run::FindingStore store((run / "findings").string());
     return store.write(f);
   }
 
@@ -125,7 +126,7 @@ differential::ImplementationSet* ReducerTest::set_ = nullptr;
 TEST_F(ReducerTest, NeedleComesDownToTheHandMinimalWitnessInTheSameBucket) {
   const std::string input = big_needle_payload();
   ASSERT_GT(input.size(), 4000u);
-  findings::Finding f = finding_for(input);
+  run::Finding f = finding_for(input);
   const std::string bucket = bucket_of(f, differential::DivergenceClass::kAcceptance);
   std::size_t goal = 0;
   for (const auto& w : kHandMinimal) {
@@ -159,7 +160,7 @@ TEST_F(ReducerTest, NonJsonInputIsCutBytewise) {
   for (int i = 0; i < 30; ++i) input += "{{not json at all " + std::to_string(i) + " ]]";
   input.insert(input.size() / 2, "BOOM");
   input += " tail";
-  findings::Finding f = finding_for(input);
+  run::Finding f = finding_for(input);
   const std::string bucket = bucket_of(f, differential::DivergenceClass::kSdkError);
   ReduceOptions o;
   o.oracle = ir_.get();
@@ -172,7 +173,7 @@ TEST_F(ReducerTest, NonJsonInputIsCutBytewise) {
 }
 
 TEST_F(ReducerTest, BudgetStopsWithTheBestSoFar) {
-  findings::Finding f = finding_for(big_needle_payload());
+  run::Finding f = finding_for(big_needle_payload());
   const std::string bucket = bucket_of(f, differential::DivergenceClass::kAcceptance);
   ReduceOptions o;
   o.budget = 60;
@@ -186,8 +187,8 @@ TEST_F(ReducerTest, BudgetStopsWithTheBestSoFar) {
 
 TEST_F(ReducerTest, WritesMinBesideTheUntouchedOriginalAndLogsTheEvent) {
   fs::path run = temp_run("file");
-  std::ofstream(run / report::kEventLogName) << R"({"t":5,"event":"start"})"
-                                             << "\n";
+  std::ofstream(run / run::kEventLogFile) << R"({"t":5,"event":"start"})"
+                                          << "\n";
   const std::string path = write_finding(run, finding_for(big_needle_payload()));
   const std::string before = slurp(path);
   ReduceOptions o;
@@ -196,8 +197,8 @@ TEST_F(ReducerTest, WritesMinBesideTheUntouchedOriginalAndLogsTheEvent) {
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(slurp(path), before) << "the original finding must never change";
   EXPECT_TRUE(r.value().written);
-  EXPECT_EQ(r.value().min_path, min_path_for(path));
-  auto min = findings::FindingStore::load(r.value().min_path);
+  EXPECT_EQ(r.value().min_path, run::minimized_path_for(path));
+  auto min = run::FindingStore::load(r.value().min_path);
   ASSERT_TRUE(min.ok()) << min.error();
   ASSERT_TRUE(min.value().reduction.has_value());
   EXPECT_EQ(min.value().reduction->from, fs::path(path).filename().string());
@@ -208,7 +209,7 @@ TEST_F(ReducerTest, WritesMinBesideTheUntouchedOriginalAndLogsTheEvent) {
   bool same_bucket = false;
   for (const auto& d : min.value().divergences) same_bucket = same_bucket || d.bucket == r.value().bucket;
   EXPECT_TRUE(same_bucket);
-  auto events = report::read_events((run / report::kEventLogName).string());
+  auto events = run::read_events((run / run::kEventLogFile).string());
   ASSERT_EQ(events.events.size(), 2u);
   const auto& e = events.events.back();
   EXPECT_EQ(e.name, "reduced");
@@ -217,7 +218,8 @@ TEST_F(ReducerTest, WritesMinBesideTheUntouchedOriginalAndLogsTheEvent) {
   const json::Value* minimized = e.fields.find("minimized");
   ASSERT_TRUE(file && minimized);
   EXPECT_EQ(file->string_value(), "findings/" + fs::path(path).filename().string());
-  EXPECT_EQ(minimized->string_value(), "findings/" + fs::path(min_path_for(path)).filename().string());
+  EXPECT_EQ(minimized->string_value(),
+            "findings/" + fs::path(run::minimized_path_for(path)).filename().string());
   // A second run does not replace it with something no smaller.
   auto again = reduce_finding_file(path, std::nullopt, *set_, o);
   ASSERT_TRUE(again.ok()) << again.error();
@@ -254,7 +256,7 @@ TEST_F(ReducerTest, BadInputNamesTheFileAndWritesNothing) {
   EXPECT_NE(bucket.error().find("its buckets"), std::string::npos) << bucket.error();
 
   // A finding whose divergence no longer reproduces (the needle is gone from the input).
-  findings::Finding stale = finding_for(big_needle_payload());
+  run::Finding stale = finding_for(big_needle_payload());
   std::string plain = big_needle_payload();
   plain.replace(plain.find("\"needle\""), 8, "\"hay\"");
   stale.input = plain;
@@ -264,7 +266,8 @@ TEST_F(ReducerTest, BadInputNamesTheFileAndWritesNothing) {
   EXPECT_NE(gone.error().find("does not reproduce"), std::string::npos) << gone.error();
   EXPECT_NE(gone.error().find(fs::path(stale_path).filename().string()), std::string::npos);
   for (const auto& e : fs::directory_iterator(run / "findings")) {
-    EXPECT_FALSE(is_min_file(e.path().string())) << "nothing may be written for bad input: " << e.path();
+    EXPECT_FALSE(run::is_minimized_name(e.path().string()))
+        << "nothing may be written for bad input: " << e.path();
   }
   fs::remove_all(run);
 }
@@ -283,10 +286,10 @@ TEST_F(ReducerTest, RunFolderReducesTheSmallestFindingOfEachBucketOnce) {
   std::ostringstream log;
   RunReduction r = reduce_run_folder(run.string(), *set_, o, log);
   EXPECT_LE(r.calls, 600u);
-  EXPECT_FALSE(fs::exists(min_path_for(big))) << "the bigger finding of a bucket is not reduced";
-  EXPECT_TRUE(fs::exists(min_path_for(small))) << log.str();
-  EXPECT_TRUE(fs::exists(min_path_for(marker))) << log.str();
-  auto m = findings::FindingStore::load(min_path_for(marker));
+  EXPECT_FALSE(fs::exists(run::minimized_path_for(big))) << "the bigger finding of a bucket is not reduced";
+  EXPECT_TRUE(fs::exists(run::minimized_path_for(small))) << log.str();
+  EXPECT_TRUE(fs::exists(run::minimized_path_for(marker))) << log.str();
+  auto m = run::FindingStore::load(run::minimized_path_for(marker));
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m.value().input, "BOOM");
   // Everything is covered now: a second pass has nothing to do.
@@ -297,11 +300,11 @@ TEST_F(ReducerTest, RunFolderReducesTheSmallestFindingOfEachBucketOnce) {
 }
 
 TEST(FindingReduction, RoundTripsAndOldFilesStillLoad) {
-  findings::Finding f;
+  run::Finding f;
   f.root = "effect";
   f.input = "{}";
-  f.reduction = findings::Reduction{"diverge-abc.json", 321, 10240, 87};
-  auto back = findings::finding_from_json(findings::finding_to_json(f));
+  f.reduction = run::Reduction{"diverge-abc.json", 321, 10240, 87};
+  auto back = run::finding_from_json(run::finding_to_json(f));
   ASSERT_TRUE(back.ok()) << back.error();
   ASSERT_TRUE(back.value().reduction.has_value());
   EXPECT_EQ(back.value().reduction->from, "diverge-abc.json");
@@ -309,22 +312,22 @@ TEST(FindingReduction, RoundTripsAndOldFilesStillLoad) {
   EXPECT_EQ(back.value().reduction->bytes_before, 10240u);
   EXPECT_EQ(back.value().reduction->bytes_after, 87u);
   f.reduction.reset();
-  json::Value old = findings::finding_to_json(f);
+  json::Value old = run::finding_to_json(f);
   EXPECT_EQ(old.find("reduction"), nullptr) << "an original finding carries no reduction member";
-  auto loaded = findings::finding_from_json(old);
+  auto loaded = run::finding_from_json(old);
   ASSERT_TRUE(loaded.ok());
   EXPECT_FALSE(loaded.value().reduction.has_value());
   old.add("reduction", json::Value::string("yes"));
-  auto bad = findings::finding_from_json(old);
+  auto bad = run::finding_from_json(old);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().find("field 'reduction'"), std::string::npos);
+  EXPECT_NE(bad.error().find("/reduction: "), std::string::npos) << bad.error();
 }
 
 TEST(MinPath, BesideTheOriginal) {
-  EXPECT_EQ(min_path_for("out/findings/diverge-ab.json"), "out/findings/diverge-ab.min.json");
-  EXPECT_EQ(min_path_for("out/findings/diverge-ab.min.json"), "out/findings/diverge-ab.min.json");
-  EXPECT_TRUE(is_min_file("x.min.json"));
-  EXPECT_FALSE(is_min_file("x.json"));
+  EXPECT_EQ(run::minimized_path_for("out/findings/diverge-ab.json"), "out/findings/diverge-ab.min.json");
+  EXPECT_EQ(run::minimized_path_for("out/findings/diverge-ab.min.json"), "out/findings/diverge-ab.min.json");
+  EXPECT_TRUE(run::is_minimized_name("x.min.json"));
+  EXPECT_FALSE(run::is_minimized_name("x.json"));
   EXPECT_EQ(printable(std::string("a\n\xff\"", 4)), "a\\n\\xff\"");
 }
 

@@ -7,12 +7,12 @@
 #include <fstream>
 #include <thread>
 
-#include "findings/finding_store.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
-#include "report/event_log.hpp"
 #include "report/run_folder.hpp"
 #include "report/writers.hpp"
+#include "run/event_log.hpp"
+#include "run/finding_file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::report {
@@ -36,8 +36,8 @@ differential::ImplResult result(const std::string& impl, Outcome o,
   return r;
 }
 
-findings::Finding finding(const std::string& input, const std::string& bucket, bool implementation_defined) {
-  findings::Finding f;
+run::Finding finding(const std::string& input, const std::string& bucket, bool implementation_defined) {
+  run::Finding f;
   f.root = "effect";
   f.input = input;
   differential::Divergence d;
@@ -81,14 +81,14 @@ class RunFolder : public ::testing::Test {
     write(dir / "coverage.json",
           "{\"tracked\":4,\"reachedAccepted\":2,\"reachedRejected\":2,\"percent\":50,\"unreached\":{"
           "\"neverAccepted\":[\"effect.schema.json#/<i>x</i>\"],\"neverRejected\":[]}}\n");
-    findings::FindingStore store((dir / "findings").string());
+    run::FindingStore store((dir / "findings").string());
     contract_file = fs::path(store.write(finding(std::string(2000, ' ') + "{\"kind\":\"zzz\"}",
                                                  "c0ffee0000000001", false)))
                         .filename()
                         .string();
     hostile_file = fs::path(store.write(finding(kHostile, "bad0000000000002", true))).filename().string();
     // The reducer's minimized version of the contract finding.
-    json::Value min = findings::finding_to_json(finding("{\"kind\":\"zzz\"}", "c0ffee0000000001", false));
+    json::Value min = run::finding_to_json(finding("{\"kind\":\"zzz\"}", "c0ffee0000000001", false));
     json::Value reduction = json::Value::object();
     reduction.add("from", json::Value::string(contract_file));
     reduction.add("calls", json::Value::number("17"));
@@ -212,9 +212,15 @@ TEST_F(RunFolder, IncompleteOrForeignFoldersAreRefusedNamingTheFile) {
   partial.allow_partial = true;
   EXPECT_TRUE(load_run(dir.string(), partial).partial);
   write(dir / "summary.json", "{\"generated\":1}");
-  EXPECT_NE(message().find("summary.json: field 'format' is missing"), std::string::npos);
+  EXPECT_NE(
+      message().find("summary.json: /format: missing, expected \"crosscheck-summary/1\" (format version)"),
+      std::string::npos)
+      << message();
   write(dir / "run.json", "{\"format\":\"crosscheck-fuzz/2\"}");
-  EXPECT_NE(message().find("run.json: field 'format' is \"crosscheck-fuzz/2\""), std::string::npos);
+  EXPECT_NE(message().find("run.json: /format: expected \"crosscheck-fuzz/1\" (format version), found "
+                           "\"crosscheck-fuzz/2\""),
+            std::string::npos)
+      << message();
   write(dir / "run.json", "{\"format\":");
   EXPECT_NE(message().find("run.json: not JSON"), std::string::npos);
   fs::remove(dir / "run.json");

@@ -1,5 +1,5 @@
 // event_log.cpp: appending to and reading events.jsonl.
-#include "report/event_log.hpp"
+#include "run/event_log.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,7 +15,7 @@
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
-namespace crosscheck::report {
+namespace crosscheck::run {
 namespace {
 
 std::string seconds_text(double t) {
@@ -159,4 +159,4 @@ EventFile read_events(const std::string& path) {
   return out;
 }
 
-}  // namespace crosscheck::report
+}  // namespace crosscheck::run

@@ -1,5 +1,5 @@
-// finding_store.cpp: finding records as JSON, and their atomic files.
-#include "findings/finding_store.hpp"
+// finding_file.cpp: finding records as JSON, and their atomic files.
+#include "run/finding_file.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -14,11 +14,13 @@
 #include <sstream>
 
 #include "json/parse.hpp"
+#include "json/schema_validator.hpp"
 #include "json/write.hpp"
+#include "run/layout.hpp"
 #include "schema/sha256.hpp"
 #include "util/base64.hpp"
 
-namespace crosscheck::findings {
+namespace crosscheck::run {
 namespace {
 
 using json::Value;
@@ -78,7 +80,7 @@ std::string finding_file_name(const Finding& f) {
 
 Value finding_to_json(const Finding& f) {
   Value o = Value::object();
-  o.add("format", str("crosscheck-finding/1"));
+  o.add("format", str(kFindingFormat));
   o.add("crosscheckVersion", str(CROSSCHECK_VERSION));
   o.add("id", str(finding_hash(f.root, f.input)));
   o.add("root", str(f.root));
@@ -135,9 +137,13 @@ Value finding_to_json(const Finding& f) {
 }
 
 Result<Finding, std::string> finding_from_json(const Value& o) {
-  if (auto format = string_member(o, "format"); format != "crosscheck-finding/1") {
-    return std::string("field 'format': expected \"crosscheck-finding/1\"") +
+  if (auto format = string_member(o, "format"); format != kFindingFormat) {
+    return std::string("/format: expected \"") + kFindingFormat + "\" (format version)" +
            (format ? ", found \"" + *format + "\" (written by another crosscheck version)" : ", found none");
+  }
+  if (auto v = json::shipped_schema(kFindingSchema).validate(o)) {
+    return (v->pointer.empty() ? std::string("(the document)") : v->pointer) + ": " + v->message +
+           " (schemas/" + kFindingSchema + ")";
   }
   Finding f;
   auto root = string_member(o, "root");
@@ -225,36 +231,6 @@ Result<Finding, std::string> finding_from_json(const Value& o) {
   return f;
 }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
-  std::filesystem::path target(path);
-  std::filesystem::path tmp =
-      target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(getpid()));
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw Fatal("cannot write " + tmp.string() + ": " + std::strerror(errno));
-  std::size_t done = 0;
-  while (done < content.size()) {
-    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw Fatal("cannot write " + path + ": " + std::strerror(err));
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    throw Fatal("cannot write " + path + ": " + std::strerror(err));
-  }
-  if (::rename(tmp.c_str(), target.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    throw Fatal("cannot write " + path + ": " + std::strerror(err));
-  }
-}
-
 FindingStore::FindingStore(std::string dir) : dir_(std::move(dir)) {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
@@ -295,4 +271,4 @@ Result<Finding, std::string> FindingStore::load(const std::string& path) {
   return f;
 }
 
-}  // namespace crosscheck::findings
+}  // namespace crosscheck::run

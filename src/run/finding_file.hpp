@@ -1,0 +1,72 @@
+// finding_file.hpp: one self-contained JSON file per finding, written atomically the moment it is
+// seen (temporary file in the same folder, fsync, rename), so an interrupted run keeps every finding
+// complete and a resumed run can tell what it already has.
+//
+// Names follow the artifact kind (STYLE.md 12): diverge-<hash>.json for divergences,
+// crash-<impl>-<hash>.json and timeout-<impl>-<hash>.json when an adapter died or hung. <hash> is the
+// first 40 hex digits of sha256(root "\n" input), so the same payload is one finding, not many.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "differential/comparator.hpp"
+#include "differential/impl_result.hpp"
+#include "differential/implementation_set.hpp"
+#include "json/value.hpp"
+#include "run/json_file.hpp"
+#include "util/result.hpp"
+
+namespace crosscheck::run {
+
+/// How a minimized finding (<name>.min.json, written by the reducer) came from its original.
+struct Reduction {
+  std::string from;  ///< file name of the original finding, beside it
+  std::uint64_t calls = 0;
+  std::uint64_t bytes_before = 0;
+  std::uint64_t bytes_after = 0;
+};
+
+struct Finding {
+  std::string root;
+  std::string input;  ///< exact payload bytes
+  std::vector<differential::Divergence> divergences;
+  std::vector<differential::ImplResult> results;
+  std::vector<std::string> traits;     ///< implementation-defined traits of the input
+  std::optional<std::uint64_t> seed;   ///< generator seed, when generated
+  std::string source;                  ///< file path or generator name
+  std::string replay;                  ///< one-line command that replays it
+  std::optional<Reduction> reduction;  ///< only in a minimized finding ("reduction" in the file)
+};
+
+/// The finding for one payload's results: its root, input, divergences, every implementation's result
+/// and the input's traits. The seed, source and replay command are the caller's to fill in.
+Finding finding_of(const differential::PayloadResults& results);
+
+/// File name for a finding: "diverge-<hash>.json", "crash-python-<hash>.json", ...
+std::string finding_file_name(const Finding& finding);
+/// The 40-hex identity of (root, input).
+std::string finding_hash(const std::string& root, const std::string& input);
+
+json::Value finding_to_json(const Finding& finding);
+Result<Finding, std::string> finding_from_json(const json::Value& value);
+
+class FindingStore {
+ public:
+  /// Creates `dir` if needed. Fatal (exit 2) if it cannot be created or written.
+  explicit FindingStore(std::string dir);
+  const std::string& dir() const { return dir_; }
+
+  /// Writes the finding atomically; returns its path. Existing identical findings are kept as they are.
+  std::string write(const Finding& finding);
+  /// Loads one finding file, checked against schemas/finding.schema.json; the error names the file,
+  /// the JSON Pointer and what was expected there (another format version included).
+  static Result<Finding, std::string> load(const std::string& path);
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace crosscheck::run

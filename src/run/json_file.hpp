@@ -1,0 +1,34 @@
+// json_file.hpp: reading and writing the JSON files of a run folder, each checked against its schema.
+//
+// A file written by another format version, or one that does not fit its schema, is refused with a
+// Fatal (exit 2) that names the file, the JSON Pointer of the offending member and what was expected
+// there; the folder is never changed by a refused read.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "json/value.hpp"
+
+namespace crosscheck::run {
+
+/// The file parsed, or null when it does not exist. Fatal naming the file when it exists but cannot
+/// be read, is not JSON (damaged, or cut while being written) or is not an object.
+json::Value read_json_object(const std::filesystem::path& file);
+
+/// Fatal unless `value`'s "format" is `expected`: "FILE: /format: expected \"crosscheck-summary/1\"
+/// (format version), found ...".
+void require_format(const std::filesystem::path& file, const json::Value& value, const char* expected);
+
+/// Fatal naming the file, the JSON Pointer and the expectation when `value` does not fit
+/// schemas/<schema>.
+void require_schema(const std::filesystem::path& file, const json::Value& value, const char* schema);
+
+/// Writes `value` atomically (see write_file_atomically); `indent` 0 writes one line.
+void write_json_file(const std::filesystem::path& file, const json::Value& value, int indent = 0);
+
+/// Writes `content` to `path` atomically (same-folder temporary, fsync, rename). Throws Fatal naming
+/// the path on failure (a full disk included), leaving no partial file behind.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+}  // namespace crosscheck::run

@@ -1,0 +1,210 @@
+// Every file of a run folder, as the real binary writes it (a short fuzz on the in-process cpp adapter
+// against a faulty proxy of it, a reduce, two shards and their merge, a baseline check), fits its JSON
+// Schema in schemas/; the folder's path has spaces, quotes and a '$', and the replay command a finding
+// prints runs through `sh -c` as it is.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "json/parse.hpp"
+#include "json/schema_validator.hpp"
+#include "run/finding_files.hpp"
+#include "run/json_file.hpp"
+#include "run/layout.hpp"
+#include "run/replay.hpp"
+#include "util/file.hpp"
+
+namespace crosscheck::run {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kBinary = std::string(CROSSCHECK_BINARY_DIR) + "/crosscheck";
+const std::string kSource = std::string(CROSSCHECK_TEST_DATA) + "/../..";
+
+std::string adapter_options() {
+  return "--adapters cpp --adapter " +
+         shell_quote("faulty=python3 " + kSource + "/tests/fake_adapters/faulty_proxy.py --fault " +
+                     "unknown-enum-error -- " + kBinary + " serve-adapter");
+}
+
+/// The exit status of `command` run by sh, its output in `log`.
+int sh(const std::string& command, const fs::path& log) {
+  int status = std::system((command + " >" + shell_quote(log.string()) + " 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string slurp(const fs::path& p) { return read_file_bytes(p).value_or("(unreadable)"); }
+
+/// Fails the test naming the file, the JSON Pointer and the violation.
+void expect_fits(const fs::path& file, const char* schema) {
+  SCOPED_TRACE(file.string());
+  auto text = read_file_bytes(file);
+  ASSERT_TRUE(text) << "missing: " << file;
+  auto parsed = json::parse(*text);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  auto violation = json::shipped_schema(schema).validate(parsed.value());
+  EXPECT_FALSE(violation) << file << ": " << violation->pointer << ": " << violation->message;
+}
+
+void expect_events_fit(const fs::path& file) {
+  std::ifstream in(file);
+  ASSERT_TRUE(in) << "missing: " << file;
+  std::string line;
+  std::size_t n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    auto parsed = json::parse(line);
+    ASSERT_TRUE(parsed.ok()) << file << " line " << n << ": " << parsed.error().message();
+    auto violation = json::shipped_schema(kEventSchema).validate(parsed.value());
+    EXPECT_FALSE(violation) << file << " line " << n << ": " << violation->pointer << ": "
+                            << violation->message;
+  }
+  EXPECT_GT(n, 1u) << file;
+}
+
+/// Checks every file `dir` holds against its schema; returns how many findings it has.
+std::size_t expect_folder_fits(const fs::path& dir, bool finished = true) {
+  expect_fits(dir / kRunFile, kRunSchema);
+  if (finished) {
+    expect_fits(dir / kSummaryFile, kSummarySchema);
+    expect_fits(dir / kCoverageFile, kCoverageSchema);
+    expect_fits(dir / kVerdictFile, kVerdictSchema);
+  }
+  if (fs::exists(dir / kStateFile)) expect_fits(dir / kStateFile, kStateSchema);
+  if (fs::exists(dir / kBaselineCheckFile)) expect_fits(dir / kBaselineCheckFile, kBaselineCheckSchema);
+  if (fs::exists(dir / kEventLogFile)) expect_events_fit(dir / kEventLogFile);
+  std::size_t findings = 0;
+  for (const auto& f : list_finding_files(dir / kFindingsDir)) {
+    ++findings;
+    expect_fits(f.path, kFindingSchema);
+    if (f.min_path) expect_fits(*f.min_path, kFindingSchema);
+  }
+  return findings;
+}
+
+class RunFolderFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/crosscheck-run-folder-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    tmp_ = tmpl;
+    // A path a shell would split, unquote or expand if the replay command did not quote it.
+    base_ = tmp_ / "my run's \"folder\" $HOME `x`";
+    fs::create_directories(base_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    if (!::testing::Test::HasFailure()) fs::remove_all(tmp_, ec);
+  }
+  fs::path tmp_, base_;
+};
+
+TEST_F(RunFolderFiles, FuzzReduceMergeAndBaselineCheckFitTheirSchemas) {
+  const fs::path run = base_ / "run";
+  int rc = sh(kBinary + " fuzz --runs 600 --seed 3 --reduce-budget 60 " + adapter_options() + " --out " +
+                  shell_quote(run.string()),
+              tmp_ / "fuzz.log");
+  ASSERT_EQ(rc, 1) << "the planted fault is found: " << slurp(tmp_ / "fuzz.log");
+  EXPECT_GT(expect_folder_fits(run), 0u);
+  bool minimized = false;
+  for (const auto& f : list_finding_files(run / kFindingsDir)) minimized = minimized || f.min_path;
+  EXPECT_TRUE(minimized) << "fuzz reduces one finding per bucket at the end";
+  EXPECT_TRUE(fs::exists(run / kReportDir / "report.html"));
+
+  // reduce RUN_DIR: the .min.json files it writes.
+  rc = sh(kBinary + " reduce " + shell_quote(run.string()) + " --budget 60 " + adapter_options(),
+          tmp_ / "reduce.log");
+  EXPECT_EQ(rc, 0) << slurp(tmp_ / "reduce.log");
+  expect_folder_fits(run);
+
+  // baseline check --json RUN/baseline-check.json, as ci/common.sh runs it.
+  rc = sh(kBinary + " baseline check --baseline " + shell_quote(kSource + "/tests/data/baseline/known.json") +
+              " --json " + shell_quote((run / kBaselineCheckFile).string()) + " " + shell_quote(run.string()),
+          tmp_ / "check.log");
+  EXPECT_LE(rc, 1) << slurp(tmp_ / "check.log");
+  expect_fits(run / kBaselineCheckFile, kBaselineCheckSchema);
+  expect_fits(run / kVerdictFile, kVerdictSchema);
+
+  // Two shards and their merge.
+  std::string shard_run = kBinary + " fuzz --runs 400 --seed 5 --deterministic " + adapter_options();
+  for (const char* shard : {"0/2", "1/2"}) {
+    const fs::path out = base_ / ("shard " + std::string(1, shard[0]));
+    rc = sh(shard_run + " --shard " + shard + " --out " + shell_quote(out.string()), tmp_ / "shard.log");
+    ASSERT_LE(rc, 1) << slurp(tmp_ / "shard.log");
+    expect_folder_fits(out);
+  }
+  const fs::path merged = base_ / "merged";
+  rc = sh(kBinary + " merge " + shell_quote(merged.string()) + " " +
+              shell_quote((base_ / "shard 0").string()) + " " + shell_quote((base_ / "shard 1").string()),
+          tmp_ / "merge.log");
+  ASSERT_EQ(rc, 0) << slurp(tmp_ / "merge.log");
+  EXPECT_GT(expect_folder_fits(merged), 0u);
+}
+
+TEST_F(RunFolderFiles, TheReplayCommandRunsThroughAShellForAnyPath) {
+  const fs::path run = base_ / "run";
+  int rc = sh(kBinary + " fuzz --runs 300 --seed 3 --reduce-budget 0 " + adapter_options() + " --out " +
+                  shell_quote(run.string()),
+              tmp_ / "fuzz.log");
+  ASSERT_EQ(rc, 1) << slurp(tmp_ / "fuzz.log");
+  auto listed = list_finding_files(run / kFindingsDir);
+  ASSERT_FALSE(listed.empty());
+  json::Value finding = read_json_object(listed.front().path);
+  const json::Value* replay = finding.find("replay");
+  ASSERT_TRUE(replay && replay->is_string());
+  EXPECT_EQ(replay->string_value(), replay_command(listed.front().path));
+  // The stored command as it is, crosscheck found on PATH, the same adapters as the run.
+  const std::string command = "PATH=" + shell_quote(std::string(CROSSCHECK_BINARY_DIR)) + ":\"$PATH\"; " +
+                              replay->string_value() + " " + adapter_options();
+  rc = sh("sh -c " + shell_quote(command), tmp_ / "replay.log");
+  const std::string log = slurp(tmp_ / "replay.log");
+  EXPECT_EQ(rc, 1) << "the finding still diverges when replayed: " << log;
+  EXPECT_NE(log.find(listed.front().name), std::string::npos) << log;
+}
+
+TEST_F(RunFolderFiles, AnotherFormatVersionIsRefusedNamingFilePointerAndVersion) {
+  const fs::path run = base_ / "run";
+  ASSERT_EQ(sh(kBinary + " fuzz --runs 300 --seed 3 --reduce-budget 0 " + adapter_options() + " --out " +
+                   shell_quote(run.string()),
+               tmp_ / "fuzz.log"),
+            1);
+  // A summary of a future version: the report refuses it, and nothing in the folder changes.
+  std::string summary = slurp(run / kSummaryFile);
+  std::string future = summary;
+  future.replace(future.find(kSummaryFormat), std::string(kSummaryFormat).size(), "crosscheck-summary/2");
+  std::ofstream(run / kSummaryFile, std::ios::binary) << future;
+  fs::remove_all(run / kReportDir);
+  int rc = sh(kBinary + " report " + shell_quote(run.string()), tmp_ / "report.log");
+  std::string log = slurp(tmp_ / "report.log");
+  EXPECT_EQ(rc, 2) << log;
+  EXPECT_NE(log.find((run / kSummaryFile).string()), std::string::npos) << log;
+  EXPECT_NE(log.find("/format"), std::string::npos) << log;
+  EXPECT_NE(log.find(kSummaryFormat), std::string::npos) << log;
+  EXPECT_FALSE(fs::exists(run / kReportDir)) << "a refused folder is not written to";
+  std::ofstream(run / kSummaryFile, std::ios::binary) << summary;
+
+  // A finding that does not fit its schema: exit 2 naming the file, the pointer and the expectation.
+  auto listed = list_finding_files(run / kFindingsDir);
+  ASSERT_FALSE(listed.empty());
+  std::string text = slurp(listed.front().path);
+  std::size_t at = text.find("\"outcome\": \"");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, 12, "\"outcome\": 7, \"was\": \"");
+  std::ofstream(listed.front().path, std::ios::binary) << text;
+  rc = sh(kBinary + " report " + shell_quote(run.string()), tmp_ / "report.log");
+  log = slurp(tmp_ / "report.log");
+  EXPECT_EQ(rc, 2) << log;
+  EXPECT_NE(log.find(listed.front().path), std::string::npos) << log;
+  EXPECT_NE(log.find("/results/0/"), std::string::npos) << log;
+  EXPECT_EQ(sh(kBinary + " verdict " + shell_quote(run.string()), tmp_ / "verdict.log"), 1)
+      << "the recorded verdict is read, not decided again: " << slurp(tmp_ / "verdict.log");
+}
+
+}  // namespace
+}  // namespace crosscheck::run
