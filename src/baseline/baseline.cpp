@@ -12,6 +12,7 @@
 #include "json/splice.hpp"
 #include "json/write.hpp"
 #include "util/base64.hpp"
+#include "verdict/blame.hpp"
 
 namespace crosscheck::baseline {
 namespace {
@@ -76,6 +77,13 @@ Result<Baseline, std::string> parse_baseline(std::string text, const std::string
     e.cases = strings(x, "cases");
     e.cls = opt_string(x, "class");
     e.root = opt_string(x, "root");
+    if (const Value* wrong = x.find("referenceWrong")) e.reference_wrong = wrong->as_bool();
+    if (e.reference_wrong && !names_implementation(e, verdict::kReferenceImplementation)) {
+      return path + ": " +
+             json::describe_location(doc, "/entries/" + std::to_string(i) + "/implementations") +
+             ": expected the reference implementation '" + std::string(verdict::kReferenceImplementation) +
+             "' among them (referenceWrong says the reference is the one in the wrong)";
+    }
     e.reason = x.find("reason")->string_value();
     e.link = x.find("link")->string_value();
     e.signature = opt_string(x, "signature").value_or("");
@@ -182,6 +190,7 @@ json::Value entry_to_json(const Entry& e) {
   }
   if (e.cls) o.add("class", Value::string(*e.cls));
   if (e.root) o.add("root", Value::string(*e.root));
+  if (e.reference_wrong) o.add("referenceWrong", Value::boolean(true));
   o.add("reason", Value::string(e.reason));
   o.add("link", Value::string(e.link));
   if (!e.signature.empty()) o.add("signature", Value::string(e.signature));

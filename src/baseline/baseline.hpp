@@ -8,7 +8,8 @@
 // name is still in it.
 //
 // Files are validated against the shipped schema (unknown field, wrong type: an error naming the file,
-// the entry's index and id and the field) and then for what a schema cannot say (unique ids).
+// the entry's index and id and the field) and then for what a schema cannot say (unique ids, the
+// reference among the implementations of an entry that says the reference is wrong).
 #pragma once
 
 #include <optional>
@@ -36,6 +37,9 @@ struct Entry {
   std::vector<std::string> cases;            ///< matrix case ids or globs
   std::optional<std::string> cls;            ///< divergence class name
   std::optional<std::string> root;           ///< glob
+  /// The reference (the C++ decoder, verdict/blame.hpp) is the one in the wrong for what the entry
+  /// covers: the blame moves to it. Only with the reference among `implementations`.
+  bool reference_wrong = false;
   std::string reason, link;
   std::string signature;  ///< informative: the signature seen when the entry was added
   std::optional<Witness> witness;

@@ -77,6 +77,7 @@ Classification classify(const Baseline& baseline, const std::vector<Occurrence>&
       if (matches_divergence(e, o.root, d)) {
         matched = true;
         b.entries.insert(e.id);
+        b.reference_wrong = b.reference_wrong || e.reference_wrong;
         matched_entries.insert(e.id);
       }
     }
@@ -94,6 +95,7 @@ Classification classify(const Baseline& baseline, const std::vector<Occurrence>&
     } else {
       ++c.known;
     }
+    b.blame = verdict::blame(b.witness.divergence, b.witness.results, {b.reference_wrong});
     c.buckets.push_back(std::move(b));
   }
   std::stable_sort(c.buckets.begin(), c.buckets.end(), [](const BucketReport& a, const BucketReport& b) {
@@ -123,6 +125,8 @@ void print_classification(std::ostream& out, const Baseline& baseline, const Cla
           << b.occurrences << (b.occurrences == 1 ? " occurrence" : " occurrences") << ", roots "
           << joined(b.roots) << ")\n"
           << "    signature: " << b.signature << "\n"
+          << "    deviating: " << joined({b.blame.deviating.begin(), b.blame.deviating.end()}) << " ("
+          << b.blame.explanation() << ")\n"
           << "    witness:   " << b.witness.finding << "\n"
           << "    replay:    " << b.witness.replay << "\n";
       if (!b.entries.empty()) out << "    (other roots are known: " << joined(b.entries) << ")\n";
@@ -176,6 +180,9 @@ json::Value classification_to_json(const Baseline& baseline, const std::vector<s
     x.add("class", Value::string(b.cls));
     x.add("roots", string_array(b.roots));
     x.add("implementations", string_array(b.implementations));
+    x.add("deviating", string_array({b.blame.deviating.begin(), b.blame.deviating.end()}));
+    x.add("blameBasis", Value::string(verdict::basis_name(b.blame.basis)));
+    x.add("referenceWrong", Value::boolean(b.reference_wrong));
     x.add("implementationDefined", Value::boolean(!b.contract));
     x.add("occurrences", count(b.occurrences));
     x.add("entries", string_array(b.entries));
@@ -213,9 +220,7 @@ std::vector<Entry> entries_for_new(const Baseline& baseline, const Classificatio
     for (int k = 2; ids.count(id); ++k) id = b.cls + "-" + b.bucket + "-" + std::to_string(k);
     ids.insert(id);
     e.id = id;
-    for (const auto& impl : b.implementations) {
-      if (impl != "cpp") e.implementations.push_back(impl);
-    }
+    e.implementations = b.blame.deviating;
     if (e.implementations.empty())
       e.implementations.assign(b.implementations.begin(), b.implementations.end());
     e.bucket = b.signature.empty() ? b.bucket : b.signature;

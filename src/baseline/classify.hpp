@@ -21,6 +21,7 @@
 #include "baseline/run_folder.hpp"
 #include "json/value.hpp"
 #include "verdict/verdict.hpp"
+#include "verdict/blame.hpp"
 
 namespace crosscheck::baseline {
 
@@ -31,7 +32,9 @@ struct BucketReport {
   bool is_new = false;            ///< some occurrence matched no entry
   std::set<std::string> entries;  ///< ids of the entries that matched
   std::size_t occurrences = 0;
-  Occurrence witness;  ///< an unmatched occurrence when new; minimized, then smallest, preferred
+  Occurrence witness;            ///< an unmatched occurrence when new; minimized, then smallest, preferred
+  bool reference_wrong = false;  ///< an entry that matched says the reference is wrong here
+  verdict::Blame blame;          ///< who deviates in the witness
 };
 
 struct Classification {
@@ -61,8 +64,8 @@ json::Value classification_to_json(const Baseline& baseline, const std::vector<s
 
 /// One entry per new contract bucket (and new implementation-defined one when `strict`: what makes
 /// check fail) for a person to triage: reason "TODO: triage", link "TODO: link",
-/// bucket = the bucket's signature (its id when it has none), class, the implementations other
-/// than the reference cpp, and the witness. Ids "<class>-<bucket id>", never one `baseline` has.
+/// bucket = the bucket's signature (its id when it has none), class, the deviating implementations
+/// (verdict/blame.hpp), and the witness. Ids "<class>-<bucket id>", never one `baseline` has.
 std::vector<Entry> entries_for_new(const Baseline& baseline, const Classification& c, bool strict);
 
 /// `fuzz --baseline` and friends: classifies the findings of `dir`, prints the report to `out`,

@@ -68,6 +68,7 @@ std::vector<Occurrence> occurrences(const std::vector<RunFolder>& runs) {
         o.finding = f.path;
         o.input = f.finding.input;
         o.replay = f.finding.replay;
+        o.results = f.finding.results;
         if (f.minimized) {
           for (const auto& md : f.minimized->divergences) {
             if (md.bucket != d.bucket) continue;
@@ -75,6 +76,7 @@ std::vector<Occurrence> occurrences(const std::vector<RunFolder>& runs) {
             o.input = f.minimized->input;
             o.replay = f.minimized->replay;
             o.minimized = true;
+            o.results = f.minimized->results;
             break;
           }
         }

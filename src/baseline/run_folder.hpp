@@ -47,6 +47,7 @@ struct Occurrence {
   std::string input;    ///< the witness bytes
   std::string replay;   ///< the witness's replay command
   bool minimized = false;
+  std::vector<differential::ImplResult> results;  ///< the witness's results (who deviates, verdict/blame.hpp)
 };
 
 /// Every divergence of every finding of the folders, the minimized sibling as witness where it shows

@@ -13,6 +13,7 @@
 #include "differential/conformance.hpp"
 #include "json/value.hpp"
 #include "util/result.hpp"
+#include "verdict/blame.hpp"
 
 namespace crosscheck::cli {
 namespace {
@@ -93,8 +94,8 @@ int check_adapters(const AdapterOptions& options) {
   o.in_flight = options.in_flight;
   std::size_t passed = 0, failed = 0, not_started = 0, skipped = 0;
   for (auto config : selected.value()) {
-    if (config.unavailable && config.spec.name == "cpp" && config.spec.argv.size() >= 2 &&
-        config.spec.argv[1] == "serve-adapter") {
+    if (config.unavailable && config.spec.name == verdict::kReferenceImplementation &&
+        config.spec.argv.size() >= 2 && config.spec.argv[1] == "serve-adapter") {
       std::string self = self_executable();
       if (!self.empty()) {
         std::cout << "note: cpp: " << *config.unavailable << "; checking this executable instead: " << self

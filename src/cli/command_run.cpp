@@ -92,7 +92,7 @@ int run(const RunOptions& o) {
     ++written;
     for (const auto& d : r.divergences) {
       std::string entries;
-      seen.push_back({r.root, d, path, r.input, f.replay, false});
+      seen.push_back({r.root, d, path, r.input, f.replay, false, r.results});
       if (known) {
         for (const auto& e : known->entries) {
           if (baseline::matches_divergence(e, r.root, d)) entries += (entries.empty() ? "" : ",") + e.id;

@@ -11,6 +11,7 @@
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "util/base64.hpp"
+#include "verdict/blame.hpp"
 
 namespace crosscheck::cli {
 namespace {
@@ -32,7 +33,7 @@ Value error_answer(const Value* id, const std::string& message) {
 
 Value hello_answer(const schema::Ir& ir) {
   Value impl = Value::object();
-  impl.add("name", Value::string("cpp"));
+  impl.add("name", Value::string(std::string(verdict::kReferenceImplementation)));
   impl.add("language", Value::string("c++"));
   impl.add("version", Value::string(CROSSCHECK_VERSION));
   impl.add("languageVersion", Value::string(__VERSION__));

@@ -10,6 +10,7 @@
 #include "json/write.hpp"
 #include "schema/sha256.hpp"
 #include "util/result.hpp"
+#include "verdict/blame.hpp"
 
 namespace crosscheck::matrix {
 
@@ -41,7 +42,7 @@ std::vector<Disagreement> disagreements(const run::Finding& f, bool accepted, bo
   using differential::Outcome;
   std::vector<Disagreement> out;
   for (const auto& r : f.results) {
-    if (r.implementation == "cpp" || r.outcome == Outcome::kUnsupported) continue;
+    if (verdict::is_reference(r.implementation) || r.outcome == Outcome::kUnsupported) continue;
     bool agree = false;
     if (r.outcome == Outcome::kAccepted || r.outcome == Outcome::kRejected) {
       bool acc = r.outcome == Outcome::kAccepted;

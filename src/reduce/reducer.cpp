@@ -12,6 +12,7 @@
 #include "decoder/decoder.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
+#include "verdict/blame.hpp"
 
 namespace crosscheck::reduce {
 namespace {
@@ -43,7 +44,8 @@ const differential::Divergence* find_bucket(const differential::PayloadResults& 
 /// it is one the in-process decoder can give. Only then does cpp's answer decide membership.
 std::optional<differential::Outcome> cpp_outcome_in(const std::string& signature) {
   for (auto outcome : {differential::Outcome::kAccepted, differential::Outcome::kRejected}) {
-    const std::string token = std::string("cpp=") + differential::outcome_name(outcome);
+    const std::string token =
+        std::string(verdict::kReferenceImplementation) + "=" + differential::outcome_name(outcome);
     for (std::size_t at = signature.find(token); at != std::string::npos;
          at = signature.find(token, at + 1)) {
       bool starts = at == 0 || signature[at - 1] == ',' || signature[at - 1] == '|';
@@ -176,7 +178,7 @@ class Oracle {
 
   static std::optional<differential::Outcome> cpp_answer(const differential::PayloadResults& r) {
     for (const auto& x : r.results) {
-      if (x.implementation == "cpp") return x.outcome;
+      if (x.implementation == verdict::kReferenceImplementation) return x.outcome;
     }
     return std::nullopt;
   }

@@ -258,7 +258,7 @@ std::string counts_table(const RunData& run) {
   s += "</table>\n";
   std::map<std::string, std::size_t> deviating;
   for (const auto& b : run.buckets) {
-    for (const auto& i : b.deviating) ++deviating[i];
+    for (const auto& i : b.blame.deviating) ++deviating[i];
   }
   auto by_impl = summary_counts(run, "byImplementation");
   s += "<h3>Per implementation</h3>\n<table><tr><th>implementation</th><th class=\"num\">divergences "
@@ -284,9 +284,12 @@ std::string matrix(const RunData& run) {
   }
   std::set<std::string> skewed(run.skewed_roots.begin(), run.skewed_roots.end());
   std::string s =
-      "<p class=\"legend\">Each cell: the buckets on that root in which the implementation deviates from the "
-      "others "
-      "(the majority; on a tie, the C++ decoder). <span class=\"cell-fail\">failing</span><span "
+      "<p class=\"legend\">Each cell: the buckets on that root in which the implementation deviates: from "
+      "the contract's reference, the C++ decoder <code>" +
+      text(verdict::kReferenceImplementation) +
+      "</code>, for a contract divergence (whatever the majority); from the majority for an "
+      "implementation-defined one; \u201cby\u201d names the basis (docs/reports.md). <span "
+      "class=\"cell-fail\">failing</span><span "
       "class=\"cell-idef\">implementation-defined only</span><span class=\"cell-known\">known (baseline) "
       "only</span><span class=\"cell-ok\">fuzzed, no "
       "divergence</span><span "
@@ -306,12 +309,14 @@ std::string matrix(const RunData& run) {
         missing = cell != row->second.end() && cell->second.empty();
       }
       std::size_t failing = 0, other = 0, known = 0;
+      std::set<std::string> bases;  // what the blame of those buckets rests on
       const Bucket* first = nullptr;
       for (const auto& b : run.buckets) {
         if (std::find(b.roots.begin(), b.roots.end(), root) == b.roots.end() ||
-            std::find(b.deviating.begin(), b.deviating.end(), impl) == b.deviating.end())
+            std::find(b.blame.deviating.begin(), b.blame.deviating.end(), impl) == b.blame.deviating.end())
           continue;
         ++(run.fails(b) ? failing : b.known ? known : other);
+        bases.insert(verdict::basis_name(b.blame.basis));
         if (!first) first = &b;
       }
       std::string cls, label;
@@ -344,6 +349,11 @@ std::string matrix(const RunData& run) {
         s += "<a href=\"#" + anchor(*first) + "\">" + text(label) + "</a>";
       else
         s += text(label);
+      if (!bases.empty()) {
+        std::string by;
+        for (const auto& x : bases) by += (by.empty() ? "" : ", ") + x;
+        s += "<br><small class=\"basis\">by " + text(by) + "</small>";
+      }
       s += "</td>";
     }
     s += "</tr>\n";
@@ -372,11 +382,12 @@ std::string bucket_section(const RunData& run, const Bucket& b, std::size_t numb
       s += (i ? "; " : "") + text(b.known_entries[i], 500);
     s += "<br>";
   }
-  if (!b.deviating.empty()) {
+  if (!b.blame.deviating.empty()) {
     s += "deviating: ";
-    for (std::size_t i = 0; i < b.deviating.size(); ++i)
-      s += (i ? ", " : "") + std::string("<b>") + text(b.deviating[i]) + "</b>";
-    s += " \u00b7 ";
+    for (std::size_t i = 0; i < b.blame.deviating.size(); ++i)
+      s += (i ? ", " : "") + std::string("<b>") + text(b.blame.deviating[i]) + "</b>";
+    s += " (basis <span class=\"basis\">" + text(verdict::basis_name(b.blame.basis)) +
+         "</span>: " + text(b.blame.explanation()) + ") \u00b7 ";
   }
   s += "involved: ";
   for (std::size_t i = 0; i < b.divergence.implementations.size(); ++i)
@@ -402,7 +413,8 @@ std::string bucket_section(const RunData& run, const Bucket& b, std::size_t numb
        "class=\"results\"><tr><th>implementation</th><th>outcome</th><th>diagnostics</th><th>re-encoding / "
        "message</th></tr>\n";
   for (const auto& r : f.results) {
-    bool odd = std::find(b.deviating.begin(), b.deviating.end(), r.implementation) != b.deviating.end();
+    bool odd = std::find(b.blame.deviating.begin(), b.blame.deviating.end(), r.implementation) !=
+               b.blame.deviating.end();
     s += std::string("<tr") + (odd ? " class=\"deviating\"" : "") + "><td>" + text(r.implementation) +
          "</td><td>" + outcome_cell(r) + "</td><td>";
     for (const auto& d : r.diagnostics) {

@@ -19,10 +19,10 @@ std::string case_body(const RunData& run, const Bucket& b) {
   for (const auto& r : b.roots) s += " " + r;
   s += "; the payload below is of " + b.root + ")\n";
   s += b.divergence.detail + "\n";
-  if (!b.deviating.empty()) {
+  if (!b.blame.deviating.empty()) {
     s += "deviating:";
-    for (const auto& i : b.deviating) s += " " + i;
-    s += "\n";
+    for (const auto& i : b.blame.deviating) s += " " + i;
+    s += std::string(" (basis ") + verdict::basis_name(b.blame.basis) + ": " + b.blame.explanation() + ")\n";
   }
   if (!f.traits.empty()) {
     s += "implementation-defined input traits:";
@@ -63,9 +63,11 @@ std::string junit_report(const RunData& run) {
     for (const auto& r : b.roots) roots += (roots.empty() ? "" : ",") + r;
     ++tests;
     std::string who;
-    for (const auto& i : b.deviating) who += (who.empty() ? "" : ",") + i;
+    for (const auto& i : b.blame.deviating) who += (who.empty() ? "" : ",") + i;
     // classname groups by divergence class: a bucket is one fault and may show on several roots.
-    std::string name = b.id + " on " + roots + (who.empty() ? "" : " (" + who + " deviates)");
+    std::string name =
+        b.id + " on " + roots +
+        (who.empty() ? "" : " (" + who + " deviates, by " + verdict::basis_name(b.blame.basis) + ")");
     cases += "    <testcase classname=\"" +
              xml_attribute(std::string("crosscheck.") + differential::class_name(b.cls)) + "\" name=\"" +
              xml_attribute(name) + "\" time=\"0\">\n";

@@ -54,7 +54,7 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
     ++buckets_by_class[differential::class_name(b.cls)];
     if (run.fails(b)) ++failing_by_class[differential::class_name(b.cls)];
     for (const auto& r : b.roots) ++buckets_by_root[r];
-    for (const auto& i : b.deviating) ++deviating_by_impl[i];
+    for (const auto& i : b.blame.deviating) ++deviating_by_impl[i];
   }
   auto by_class = summary_counts(run, "byClass");
   if (!by_class.empty() || !buckets_by_class.empty()) {
@@ -96,14 +96,17 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
       const FindingFile& file = run.findings[b.shown];
       const findings::Finding& f = b.finding(run.findings);
       md += "#### " + std::to_string(i + 1) + ". " + code(differential::class_name(b.cls)) + " on " +
-            list_code(b.roots) + ": " + (b.deviating.empty() ? std::string("-") : list_code(b.deviating)) +
-            " deviates — " +
+            list_code(b.roots) + ": " +
+            (b.blame.deviating.empty() ? std::string("-") : list_code(b.blame.deviating)) + " deviates (" +
+            code(verdict::basis_name(b.blame.basis)) + ") — " +
             (run.fails(b) && !run.baseline.empty() ? "**new: fails the run**"
              : run.fails(b)                        ? "**fails the run**"
              : b.known                             ? "known"
                                                    : "implementation-defined") +
             "\n\n";
       md += "Bucket " + code(b.id) + ": " + code(b.divergence.detail, 400) + "\n\n";
+      md += "Blame: basis " + code(verdict::basis_name(b.blame.basis)) + ", " + code(b.blame.explanation()) +
+            "\n\n";
       if (b.known) md += "Known to the baseline: " + list_code(b.known_entries) + "\n\n";
       if (!f.traits.empty()) md += "Input traits: " + list_code(f.traits) + "\n\n";
       md += "Payload, " + std::to_string(f.input.size()) + " bytes";
@@ -116,7 +119,8 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
             "\n";
       md += "| implementation | outcome | diagnostics |\n|---|---|---|\n";
       for (const auto& r : f.results) {
-        bool odd = std::find(b.deviating.begin(), b.deviating.end(), r.implementation) != b.deviating.end();
+        bool odd = std::find(b.blame.deviating.begin(), b.blame.deviating.end(), r.implementation) !=
+                   b.blame.deviating.end();
         md += "| " + cell(r.implementation) + (odd ? " ≠" : "") + " | " + cell(outcome_text(r)) + " | " +
               (r.diagnostics.empty() && !r.message
                    ? std::string()

@@ -147,8 +147,12 @@ std::string buckets_jsonl(const RunData& run) {
     o.add("bucket", json::Value::string(b.id));
     o.add("class", json::Value::string(differential::class_name(b.cls)));
     o.add("root", json::Value::string(b.root));
+    o.add("roots", strings(b.roots));
     o.add("implementations", strings(b.divergence.implementations));
-    o.add("deviating", strings(b.deviating));
+    o.add("deviating", strings(b.blame.deviating));
+    o.add("blameBasis", json::Value::string(verdict::basis_name(b.blame.basis)));
+    o.add("blameReference", json::Value::string(b.blame.reference));
+    o.add("referenceWrong", json::Value::boolean(b.reference_wrong));
     o.add("implementationDefined", json::Value::boolean(b.implementation_defined));
     o.add("fails", json::Value::boolean(run.fails(b)));
     o.add("known", json::Value::boolean(b.known));

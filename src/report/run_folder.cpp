@@ -55,6 +55,7 @@ void classify_now(RunData& data, const std::string& path) {
   }
   for (const auto& r : c.buckets) {
     auto it = by_id.find(r.bucket);
+    if (it != by_id.end()) it->second->reference_wrong = r.reference_wrong;
     if (r.is_new || it == by_id.end()) continue;
     it->second->known = true;
     for (const auto& id : r.entries) {
@@ -114,6 +115,15 @@ void apply_baseline(RunData& data, const fs::path& root, const LoadOptions& opti
   for (auto& b : data.buckets) by_id[b.id] = &b;
   data.baseline = named;
   data.baseline_origin = "baseline-check.json";
+  for (const char* group : {"new", "known"}) {
+    if (const json::Value* list = check.find(group); list && list->is_array()) {
+      for (const auto& k : list->items()) {
+        auto it = by_id.find(string_field(k, "bucket"));
+        const json::Value* wrong = k.find("referenceWrong");
+        if (it != by_id.end() && wrong && wrong->is_bool()) it->second->reference_wrong = wrong->as_bool();
+      }
+    }
+  }
   if (const json::Value* known = check.find("known"); known && known->is_array()) {
     for (const auto& k : known->items()) {
       auto it = by_id.find(string_field(k, "bucket"));
@@ -137,18 +147,6 @@ void add_unique(std::vector<std::string>& list, const std::string& s) {
   if (!s.empty() && std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
 }
 
-std::string diag_key(const differential::ImplResult& r, const char* severity, bool distinct) {
-  std::vector<std::string> parts;
-  for (const auto& d : r.diagnostics) {
-    if (d.severity == severity) parts.push_back(d.code + "@" + d.path);
-  }
-  std::sort(parts.begin(), parts.end());
-  if (distinct) parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
-  std::string s;
-  for (const auto& p : parts) s += p + "\n";
-  return s;
-}
-
 }  // namespace
 
 const run::Finding& Bucket::finding(const std::vector<FindingFile>& all) const {
@@ -170,56 +168,6 @@ verdict::Verdict RunData::verdict() const {
 double RunData::summary_number(const char* key) const {
   const json::Value* v = summary.is_object() ? summary.find(key) : nullptr;
   return v && v->is_number() ? std::strtod(v->number_text().c_str(), nullptr) : 0;
-}
-
-std::vector<std::string> deviating_implementations(const differential::Divergence& d,
-                                                   const std::vector<differential::ImplResult>& results) {
-  std::string (*key)(const differential::ImplResult&) = nullptr;
-  switch (d.cls) {
-    case DivergenceClass::kAcceptance:
-      key = [](const differential::ImplResult& r) {
-        return std::string(differential::outcome_name(r.outcome));
-      };
-      break;
-    case DivergenceClass::kWarnings:
-      key = [](const differential::ImplResult& r) { return diag_key(r, "warning", false); };
-      break;
-    case DivergenceClass::kDiagnostics:
-      key = [](const differential::ImplResult& r) { return diag_key(r, "error", true); };
-      break;
-    default:
-      return d.implementations;  // one implementation's own failure, or a pair that each changed the value
-  }
-  std::map<std::string, std::string> by_impl;  // implementation -> key
-  for (const auto& r : results) {
-    if (std::find(d.implementations.begin(), d.implementations.end(), r.implementation) !=
-        d.implementations.end())
-      by_impl[r.implementation] = key(r);
-  }
-  if (by_impl.size() < 2) return d.implementations;
-  std::map<std::string, std::size_t> votes;
-  for (const auto& [impl, k] : by_impl) ++votes[k];
-  std::size_t best = 0, at_best = 0;
-  std::string reference;
-  for (const auto& [k, n] : votes) {
-    if (n > best) {
-      best = n;
-      at_best = 1;
-      reference = k;
-    } else if (n == best) {
-      ++at_best;
-    }
-  }
-  if (at_best > 1) {
-    auto cpp = by_impl.find("cpp");
-    if (cpp == by_impl.end()) return d.implementations;
-    reference = cpp->second;
-  }
-  std::vector<std::string> out;
-  for (const auto& [impl, k] : by_impl) {
-    if (k != reference) out.push_back(impl);
-  }
-  return out;
 }
 
 RunData load_run(const std::string& dir, const LoadOptions& options) {
@@ -358,13 +306,14 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
         break;
       }
     }
-    b.deviating = deviating_implementations(b.divergence, shown.results);
   }
   if (const json::Value* s =
           data.summary.is_object() ? data.summary.find(run::summary_key::kStrict) : nullptr;
       s && s->is_bool())
     data.strict = s->as_bool();
   apply_baseline(data, root, options);
+  for (Bucket& b : data.buckets)
+    b.blame = verdict::blame(b.divergence, b.finding(data.findings).results, {b.reference_wrong});
   std::stable_sort(data.buckets.begin(), data.buckets.end(), [&](const Bucket& a, const Bucket& b) {
     bool fa = data.fails(a), fb = data.fails(b);
     if (fa != fb) return fa;

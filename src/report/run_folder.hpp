@@ -18,6 +18,7 @@
 #include "run/event_log.hpp"
 #include "run/finding_file.hpp"
 #include "verdict/verdict.hpp"
+#include "verdict/blame.hpp"
 
 namespace crosscheck::report {
 
@@ -42,7 +43,8 @@ struct Bucket {
   std::size_t shown = 0;                   ///< the file whose payload is shown (the smallest)
   bool shown_minimized = false;            ///< the shown payload is that file's .min.json
   differential::Divergence divergence;     ///< as recorded in the shown finding
-  std::vector<std::string> deviating;      ///< implementations that differ from the others
+  verdict::Blame blame;                    ///< who deviates in the shown finding, and on what basis
+  bool reference_wrong = false;            ///< a baseline entry covering it says the reference is wrong
   bool known = false;                      ///< every occurrence is covered by the baseline
   std::vector<std::string> known_entries;  ///< "id: reason (link)" of the baseline entries that cover it
   const run::Finding& finding(const std::vector<FindingFile>& all) const;
@@ -97,9 +99,5 @@ struct LoadOptions {
 /// Throws Fatal (exit 2) naming the file for a folder that is not a finished run of this version.
 RunData load_run(const std::string& dir, const LoadOptions& options = {});
 
-/// Implementations whose answer differs from the majority of those involved in `d` (ties: from the
-/// C++ decoder, the contract's reference, when it is involved; otherwise every involved one).
-std::vector<std::string> deviating_implementations(const differential::Divergence& d,
-                                                   const std::vector<differential::ImplResult>& results);
 
 }  // namespace crosscheck::report

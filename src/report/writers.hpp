@@ -19,8 +19,9 @@ struct MarkdownOptions {
   std::size_t payload_chars = 2000;  ///< a step summary is limited to 1 MiB
 };
 std::string markdown_report(const RunData& run, const MarkdownOptions& options = {});
-/// One JSON object per bucket: id, class, root, implementations, deviating, implementationDefined,
-/// fails, detail, files, shown (file and whether minimized), replay commands.
+/// One JSON object per bucket: id, class, root, implementations, deviating with the basis of that
+/// blame (verdict/blame.hpp) and the reference it was measured against, implementationDefined, fails,
+/// detail, files, shown (file and whether minimized), replay commands.
 std::string buckets_jsonl(const RunData& run);
 
 enum Format : unsigned { kHtml = 1, kJunit = 2, kMarkdown = 4, kJsonl = 8, kAllFormats = 15 };

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "differential/comparator.hpp"
+#include "json/write.hpp"
 
 namespace crosscheck::baseline {
 namespace {
@@ -191,7 +192,7 @@ TEST(BaselineFile, BadFilesNameTheFileTheEntryAndTheField) {
       load_error("unknown-field.json"),
       kBad +
           "unknown-field.json: entries[1] (id \"typo\"): field 'reasn': unknown field (expected one of: id, "
-          "implementations, bucket, cases, class, root, reason, link, signature, witness)");
+          "implementations, bucket, cases, class, root, referenceWrong, reason, link, signature, witness)");
   EXPECT_EQ(load_error("wrong-type.json"), kBad +
                                                "wrong-type.json: entries[0] (id \"one-impl\"): field "
                                                "'implementations': expected an array, got string");
@@ -206,6 +207,11 @@ TEST(BaselineFile, BadFilesNameTheFileTheEntryAndTheField) {
   EXPECT_EQ(load_error("wrong-format.json"), kBad +
                                                  "wrong-format.json: field 'format': expected "
                                                  "\"crosscheck-baseline/1\", got \"crosscheck-baseline/2\"");
+  EXPECT_EQ(load_error("reference-wrong-without-reference.json"),
+            kBad +
+                "reference-wrong-without-reference.json: entries[0] (id \"decoder-wrong\"): field "
+                "'implementations': expected the reference implementation 'cpp' among them (referenceWrong "
+                "says the reference is the one in the wrong)");
   EXPECT_NE(load_error("bad-class.json")
                 .find("entries[0] (id \"c\"): field 'class': expected one of \"acceptance\""),
             std::string::npos);
@@ -250,6 +256,23 @@ TEST(BaselineFile, AppendKeepsEveryExistingByteAndReadsBack) {
       parse_baseline(append_entries("{\"format\": \"crosscheck-baseline/1\", \"entries\": [ ]}", {f}), "t");
   ASSERT_TRUE(empty_array.ok()) << empty_array.error();
   EXPECT_EQ(empty_array->entries.size(), 1u);
+}
+
+TEST(BaselineFile, ReferenceWrongIsReadAndWrittenBack) {
+  const std::string text = R"({"format": "crosscheck-baseline/1", "entries": [
+    {"id": "decoder-wrong", "implementations": ["cpp"], "bucket": "*big-number-in-typed-slot*",
+     "referenceWrong": true, "reason": "r", "link": "l"},
+    {"id": "sdk-wrong", "implementations": ["python*"], "bucket": "*", "referenceWrong": false,
+     "reason": "r", "link": "l"}]})";
+  auto b = parse_baseline(text, "t");
+  ASSERT_TRUE(b.ok()) << b.error();
+  EXPECT_TRUE(b->entries[0].reference_wrong);
+  EXPECT_FALSE(b->entries[1].reference_wrong);
+  EXPECT_NE(json::write(entry_to_json(b->entries[0])).find("\"referenceWrong\":true"), std::string::npos);
+  EXPECT_EQ(json::write(entry_to_json(b->entries[1])).find("referenceWrong"), std::string::npos);
+  auto back = parse_baseline(append_entries("", {b->entries[0]}), "t");
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_TRUE(back->entries[0].reference_wrong);
 }
 
 }  // namespace

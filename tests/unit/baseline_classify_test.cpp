@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
 
 #include "baseline/classify.hpp"
 #include "json/write.hpp"
@@ -50,6 +51,14 @@ run::Finding duplicate_key_fault() {
   std::string input = R"({"a":1,"a":2})";
   return finding("effect", input,
                  {answer("cpp", Outcome::kAccepted, R"({"a":2})"), answer("rust", Outcome::kError, input)});
+}
+
+/// Both SDKs accept 2^53 in an integer slot; the reference rejects it (a contract divergence).
+findings::Finding unsafe_integer_fault() {
+  std::string input = R"({"ref":"","sha256":"","size":9007199254740992})";
+  return finding("content_upload_receipt", input,
+                 {answer("cpp", Outcome::kRejected, input, {{"/size", "invalid_type", "error"}}),
+                  answer("python", Outcome::kAccepted, input), answer("rust", Outcome::kAccepted, input)});
 }
 
 class ClassifyTest : public ::testing::Test {
@@ -183,6 +192,38 @@ TEST_F(ClassifyTest, UpdateEntriesCoverTheNewBucketsAndKeepIdsUnique) {
   Baseline taken;
   taken.entries = {entry(added[0].id, {"go"}, "nothing")};
   EXPECT_EQ(entries_for_new(taken, c, false).front().id, added[0].id + "-2");
+}
+
+TEST_F(ClassifyTest, TheSdksThatBreakARuleAreBlamedAndAnEntryCanBlameTheReference) {
+  write(unsafe_integer_fault());
+  Baseline b;
+  b.path = "b.json";
+  auto c = classify_dir(b);
+  ASSERT_EQ(c.buckets.size(), 1u);
+  EXPECT_EQ(c.buckets[0].blame.deviating, (std::vector<std::string>{"python", "rust"}));
+  EXPECT_EQ(c.buckets[0].blame.basis, verdict::Basis::kReference);
+  EXPECT_EQ(entries_for_new(b, c, false).front().implementations,
+            (std::vector<std::string>{"python", "rust"}));
+  std::ostringstream printed;
+  print_classification(printed, b, c, false, false);
+  EXPECT_NE(printed.str().find("deviating: python,rust (differs from the reference cpp)"), std::string::npos)
+      << printed.str();
+
+  // A person decided the reference is the one in the wrong: the bucket is known, the blame moves.
+  Entry wrong = entry("decoder-wrong", {"cpp"}, "*big-number-in-typed-slot*");
+  wrong.reference_wrong = true;
+  b.entries = {wrong};
+  c = classify_dir(b);
+  ASSERT_EQ(c.buckets.size(), 1u);
+  EXPECT_FALSE(c.buckets[0].is_new);
+  EXPECT_TRUE(c.buckets[0].reference_wrong);
+  EXPECT_EQ(c.buckets[0].blame.deviating, std::vector<std::string>{"cpp"});
+  EXPECT_EQ(c.buckets[0].blame.basis, verdict::Basis::kReferenceWrong);
+  json::Value check = classification_to_json(b, {dir_.string()}, c, false);
+  const json::Value& known = check.find("known")->items().at(0);
+  EXPECT_EQ(json::write(*known.find("deviating")), "[\"cpp\"]");
+  EXPECT_EQ(known.find("blameBasis")->string_value(), "reference-wrong");
+  EXPECT_TRUE(known.find("referenceWrong")->as_bool());
 }
 
 TEST_F(ClassifyTest, BadFindingFilesAreFatalAndNameTheFile) {

@@ -129,7 +129,8 @@ TEST_F(RunFolder, LoadsBucketsPrefersMinimizedAndFindsTheDeviatingImplementation
   EXPECT_TRUE(first.shown_minimized);
   EXPECT_EQ(first.finding(run.findings).input, "{\"kind\":\"zzz\"}");
   EXPECT_EQ(run.findings[first.shown].reduction->calls, 17u);
-  EXPECT_EQ(first.deviating, std::vector<std::string>{"python"});
+  EXPECT_EQ(first.blame.deviating, std::vector<std::string>{"python"});
+  EXPECT_EQ(first.blame.basis, verdict::Basis::kReference);
   EXPECT_FALSE(run.fails(run.buckets[1]));
   EXPECT_EQ(run.implementations, (std::vector<std::string>{"cpp", "python", "rust"}));
   EXPECT_EQ(run.events.events.size(), 4u);
@@ -246,22 +247,97 @@ TEST_F(RunFolder, ABaselineCheckInTheFolderMarksKnownBuckets) {
   EXPECT_THROW(load_run(dir.string()), Fatal);
 }
 
-TEST(ReportDeviating, MajorityThenTheCppDecoderOnATie) {
-  differential::Divergence d;
-  d.cls = DivergenceClass::kAcceptance;
-  d.implementations = {"cpp", "python"};
-  std::vector<differential::ImplResult> two = {result("cpp", Outcome::kRejected),
-                                               result("python", Outcome::kAccepted)};
-  EXPECT_EQ(deviating_implementations(d, two), std::vector<std::string>{"python"});
-  d.implementations = {"go", "python"};
-  std::vector<differential::ImplResult> no_cpp = {result("go", Outcome::kRejected),
-                                                  result("python", Outcome::kAccepted)};
-  EXPECT_EQ(deviating_implementations(d, no_cpp), (std::vector<std::string>{"go", "python"}));
-  d.implementations = {"cpp", "python", "rust"};
-  std::vector<differential::ImplResult> three = {result("cpp", Outcome::kAccepted),
-                                                 result("python", Outcome::kRejected),
-                                                 result("rust", Outcome::kRejected)};
-  EXPECT_EQ(deviating_implementations(d, three), std::vector<std::string>{"cpp"});
+/// Both SDKs accept 2^53 in an integer slot, the reference rejects it: one bucket, contract.
+findings::Finding unsafe_integer_finding() {
+  findings::Finding f;
+  f.root = "content_upload_receipt";
+  f.input = R"({"ref":"","sha256":"","size":9007199254740992})";
+  f.results = {result("cpp", Outcome::kRejected, {{"/size", "invalid_type", "error"}}),
+               result("python", Outcome::kAccepted), result("rust", Outcome::kAccepted)};
+  for (auto& r : f.results) {
+    if (r.encoded) r.encoded = f.input;  // they re-encode it faithfully: only acceptance differs
+  }
+  f.divergences = differential::compare(f.root, f.input, f.results);
+  f.traits = differential::analyse_input(f.input).names();
+  return f;
+}
+
+TEST_F(RunFolder, EveryFormatBlamesTheSdksThatBreakTheContractNotTheReference) {
+  findings::FindingStore store((dir / "findings").string());
+  findings::Finding f = unsafe_integer_finding();
+  ASSERT_EQ(f.divergences.size(), 1u);
+  ASSERT_FALSE(f.divergences[0].implementation_defined);
+  const std::string id = f.divergences[0].bucket;
+  store.write(f);
+  RunData run = load_run(dir.string());
+  const Bucket& b =
+      *std::find_if(run.buckets.begin(), run.buckets.end(), [&](const Bucket& x) { return x.id == id; });
+  EXPECT_EQ(b.blame.deviating, (std::vector<std::string>{"python", "rust"}));
+  EXPECT_EQ(b.blame.basis, verdict::Basis::kReference);
+  // The implementation-defined planted bucket is decided by majority, and says so.
+  const Bucket& idef = *std::find_if(run.buckets.begin(), run.buckets.end(),
+                                     [](const Bucket& x) { return x.id == "bad0000000000002"; });
+  EXPECT_EQ(idef.blame.basis, verdict::Basis::kMajority);
+  EXPECT_EQ(idef.blame.deviating, std::vector<std::string>{"python"});
+
+  std::string jsonl = buckets_jsonl(run);
+  std::string line = jsonl.substr(jsonl.find("{\"bucket\":\"" + id + "\""));
+  line = line.substr(0, line.find('\n'));
+  EXPECT_NE(
+      line.find(
+          "\"deviating\":[\"python\",\"rust\"],\"blameBasis\":\"reference\",\"blameReference\":\"cpp\","),
+      std::string::npos)
+      << line;
+  EXPECT_NE(jsonl.find("\"blameBasis\":\"majority\",\"blameReference\":\"\""), std::string::npos) << jsonl;
+  std::string xml = junit_report(run);
+  EXPECT_NE(xml.find(id + " on content_upload_receipt (python,rust deviates, by reference)"),
+            std::string::npos);
+  EXPECT_NE(xml.find("deviating: python rust (basis reference: differs from the reference cpp)"),
+            std::string::npos);
+  EXPECT_NE(xml.find("(python deviates, by majority)"), std::string::npos);
+  std::string md = markdown_report(run);
+  EXPECT_NE(md.find("`content_upload_receipt`: `python`, `rust` deviates (`reference`)"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("Blame: basis `reference`, `differs from the reference cpp`"), std::string::npos);
+  EXPECT_NE(md.find("deviates (`majority`)"), std::string::npos);
+  std::string html = html_report(run);
+  EXPECT_NE(html.find("deviating: <b>python</b>, <b>rust</b> (basis <span class=\"basis\">reference</span>: "
+                      "differs from the reference cpp)"),
+            std::string::npos);
+  EXPECT_NE(html.find("<small class=\"basis\">by majority, reference</small>"), std::string::npos);
+
+  // A baseline entry that says the reference is wrong moves the blame, in every format.
+  write(dir / "decoder-wrong.json",
+        R"({"format":"crosscheck-baseline/1","entries":[{"id":"decoder-wrong","implementations":["cpp"],)"
+        R"("bucket":"*big-number-in-typed-slot*","referenceWrong":true,"reason":"r","link":"l"}]})");
+  LoadOptions with;
+  with.baseline = (dir / "decoder-wrong.json").string();
+  run = load_run(dir.string(), with);
+  const Bucket& moved =
+      *std::find_if(run.buckets.begin(), run.buckets.end(), [&](const Bucket& x) { return x.id == id; });
+  EXPECT_TRUE(moved.known);
+  EXPECT_TRUE(moved.reference_wrong);
+  EXPECT_EQ(moved.blame.deviating, std::vector<std::string>{"cpp"});
+  EXPECT_EQ(moved.blame.basis, verdict::Basis::kReferenceWrong);
+  EXPECT_NE(buckets_jsonl(run).find("\"deviating\":[\"cpp\"],\"blameBasis\":\"reference-wrong\""),
+            std::string::npos);
+  EXPECT_NE(junit_report(run).find("(cpp deviates, by reference-wrong)"), std::string::npos);
+  EXPECT_NE(markdown_report(run).find("`cpp` deviates (`reference-wrong`)"), std::string::npos);
+  EXPECT_NE(
+      html_report(run).find("deviating: <b>cpp</b> (basis <span class=\"basis\">reference-wrong</span>"),
+      std::string::npos);
+  // The same through the check recorded in the folder (what fuzz --baseline and the CI scripts leave).
+  write(dir / "baseline-check.json",
+        "{\"format\":\"crosscheck-baseline-check/1\",\"baseline\":\"gone.json\",\"known\":[{\"bucket\":\"" +
+            id +
+            "\",\"entries\":[\"decoder-wrong\"],\"referenceWrong\":true}],\"new\":[{\"bucket\":"
+            "\"c0ffee0000000001\"},{\"bucket\":\"bad0000000000002\"}]}");
+  run = load_run(dir.string());
+  EXPECT_EQ(run.baseline_origin, "baseline-check.json");
+  const Bucket& recorded =
+      *std::find_if(run.buckets.begin(), run.buckets.end(), [&](const Bucket& x) { return x.id == id; });
+  EXPECT_EQ(recorded.blame.deviating, std::vector<std::string>{"cpp"});
+  EXPECT_EQ(recorded.blame.basis, verdict::Basis::kReferenceWrong);
 }
 
 TEST(ReportEventLog, AppendsWholeLinesAndContinuesTime) {

@@ -1,0 +1,160 @@
+// blame.cpp: the deviating implementations of a divergence, by the contract's reference or, for an
+// implementation-defined one, by majority.
+#include "verdict/blame.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace crosscheck::verdict {
+namespace {
+
+using differential::DivergenceClass;
+using differential::ImplResult;
+using differential::Outcome;
+
+bool rejected_as_json(const ImplResult& r) {
+  return r.outcome == Outcome::kRejected &&
+         std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const differential::Diag& d) {
+           return d.severity == "error" && d.code == "invalid_json";
+         });
+}
+
+/// The diagnostics of one severity as a comparable text: a multiset, or a set when `distinct`.
+std::string diagnostics_key(const ImplResult& r, const char* severity, bool distinct) {
+  std::vector<std::string> parts;
+  for (const auto& d : r.diagnostics) {
+    if (d.severity == severity) parts.push_back(d.code + "@" + d.path);
+  }
+  std::sort(parts.begin(), parts.end());
+  if (distinct) parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
+  std::string s;
+  for (const auto& p : parts) s += p + "\n";
+  return s;
+}
+
+Blame every_involved(const differential::Divergence& d, Basis basis) {
+  Blame b;
+  b.deviating = d.implementations;
+  b.basis = basis;
+  return b;
+}
+
+}  // namespace
+
+bool is_reference(std::string_view implementation) {
+  return implementation == kReferenceImplementation ||
+         (implementation.size() > kReferenceImplementation.size() + 1 &&
+          implementation.substr(0, kReferenceImplementation.size()) == kReferenceImplementation &&
+          implementation[kReferenceImplementation.size()] == '@');
+}
+
+const char* basis_name(Basis basis) {
+  switch (basis) {
+    case Basis::kReference:
+      return "reference";
+    case Basis::kReferenceWrong:
+      return "reference-wrong";
+    case Basis::kMajority:
+      return "majority";
+    case Basis::kOwnFailure:
+      return "own-failure";
+    case Basis::kUndecided:
+      return "undecided";
+  }
+  return "undecided";
+}
+
+std::string Blame::explanation() const {
+  switch (basis) {
+    case Basis::kReference:
+      return "differs from the reference " + reference;
+    case Basis::kReferenceWrong:
+      return "the reference " + reference + " is wrong here (baseline), with those that answered as it did";
+    case Basis::kMajority:
+      return "differs from the majority (implementation-defined input)";
+    case Basis::kOwnFailure:
+      return "its own failure";
+    case Basis::kUndecided:
+      return "no reference and no majority among them: every implementation involved";
+  }
+  return "";
+}
+
+Blame blame(const differential::Divergence& d, const std::vector<ImplResult>& results,
+            const BlameOptions& options) {
+  if (d.cls != DivergenceClass::kAcceptance && d.cls != DivergenceClass::kWarnings &&
+      d.cls != DivergenceClass::kDiagnostics)
+    return every_involved(d, Basis::kOwnFailure);
+  auto involved = [&](const ImplResult& r) {
+    return std::find(d.implementations.begin(), d.implementations.end(), r.implementation) !=
+           d.implementations.end();
+  };
+  // At the level of the text (some rejected it as JSON) the others' own acceptance is another
+  // divergence: they all just "parsed" it.
+  const bool at_text_level = d.cls == DivergenceClass::kAcceptance &&
+                             std::any_of(results.begin(), results.end(), [&](const ImplResult& r) {
+                               return involved(r) && rejected_as_json(r);
+                             });
+  std::map<std::string, std::string> key;  // implementation -> the answer the divergence is about
+  for (const auto& r : results) {
+    if (!involved(r)) continue;
+    if (d.cls == DivergenceClass::kAcceptance)
+      key[r.implementation] = at_text_level ? (rejected_as_json(r) ? "unparsed" : "parsed")
+                                            : differential::outcome_name(r.outcome);
+    else if (d.cls == DivergenceClass::kWarnings)
+      key[r.implementation] = diagnostics_key(r, "warning", false);
+    else
+      key[r.implementation] = diagnostics_key(r, "error", true);
+  }
+  if (key.size() < 2) return every_involved(d, Basis::kUndecided);
+
+  std::string reference;
+  for (const auto& [impl, k] : key) {
+    if (is_reference(impl) && (reference.empty() || impl == kReferenceImplementation)) reference = impl;
+  }
+  auto differing_from = [&](const std::string& answer, bool same) {
+    std::vector<std::string> out;
+    for (const auto& [impl, k] : key) {
+      if ((k == answer) == same) out.push_back(impl);
+    }
+    return out;
+  };
+  Blame b;
+  if (!reference.empty() && options.reference_wrong) {
+    b.deviating = differing_from(key[reference], true);
+    b.basis = Basis::kReferenceWrong;
+    b.reference = reference;
+    return b;
+  }
+  if (d.implementation_defined) {
+    std::map<std::string, std::size_t> votes;
+    for (const auto& [impl, k] : key) ++votes[k];
+    std::size_t best = 0, at_best = 0;
+    std::string majority;
+    for (const auto& [k, n] : votes) {
+      if (n > best) {
+        best = n;
+        at_best = 1;
+        majority = k;
+      } else if (n == best) {
+        ++at_best;
+      }
+    }
+    if (at_best == 1) {
+      b.deviating = differing_from(majority, false);
+      b.basis = Basis::kMajority;
+      return b;
+    }
+  }
+  // A contract divergence, or an implementation-defined one without a majority: the reference decides.
+  if (reference.empty()) return every_involved(d, Basis::kUndecided);
+  b.deviating = differing_from(key[reference], false);
+  b.basis = Basis::kReference;
+  b.reference = reference;
+  // Answers that differ in a way the key does not see (it cannot happen for a divergence the
+  // comparator made from these results): name every implementation rather than none.
+  if (b.deviating.empty()) return every_involved(d, Basis::kUndecided);
+  return b;
+}
+
+}  // namespace crosscheck::verdict
