@@ -1,0 +1,59 @@
+// merge_folder.hpp: one folder crosscheck merge joins (a fuzz output folder or an earlier merge),
+// read completely and checked before anything is written: run.json and its format, the finding
+// files and their .min.json copies, the corpus entries' names, coverage.json's flag lists,
+// events.jsonl's complete lines, and the runs it stands for (merge.json's sources, or the run itself
+// with its summary). Also the check that folders share one configuration (seed and shard aside).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "json/value.hpp"
+
+namespace crosscheck::campaign::merging {
+
+/// merge.json's "format" (its writer is merge.cpp).
+inline constexpr const char* kMergeFormat = "crosscheck-merge/1";
+
+struct FindingFile {
+  std::string name;
+  json::Value value;
+  std::string root;
+  std::vector<std::string> buckets;
+  std::uint64_t iteration = std::numeric_limits<std::uint64_t>::max();
+  bool existing = false;  // already in OUT
+};
+
+struct CorpusFile {
+  std::string root, name;
+  std::filesystem::path path;  // read when copied: a night's corpora need not fit in memory together
+};
+
+/// One folder, read completely.
+struct Folder {
+  std::filesystem::path path;
+  json::Value run;
+  std::vector<FindingFile> findings;
+  std::map<std::string, json::Value> minimized;  // "<name>.min.json" -> content
+  std::vector<CorpusFile> corpus;
+  std::optional<json::Value> coverage;
+  std::vector<std::string> events;  // complete lines, as written
+  bool is_merge = false;            // has merge.json: its events already say their shard
+  std::vector<std::pair<std::string, json::Value>> sources;  // key -> record
+};
+
+/// Reads and checks the folder; Fatal (exit 2) naming the folder or file when it is not one.
+Folder load_folder(const std::filesystem::path& path, std::ostream& log);
+
+/// Fatal naming the first of `folders` whose run.json differs from `reference`'s in anything but
+/// seed, shard and deterministic.
+void check_same_configuration(const Folder& reference, const std::vector<Folder>& folders);
+
+}  // namespace crosscheck::campaign::merging

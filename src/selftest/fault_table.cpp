@@ -1,0 +1,60 @@
+// fault_table.cpp: the reader of selftest/faults.json (load_faults, selftest.hpp).
+#include <set>
+
+#include "json/parse.hpp"
+#include "selftest/selftest.hpp"
+#include "util/file.hpp"
+
+namespace crosscheck::selftest {
+
+Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
+  auto text = read_file_bytes(path);
+  if (!text) return path + ": cannot be read";
+  auto parsed = json::parse(*text);
+  if (!parsed.ok()) return path + ": not JSON: " + parsed.error().message();
+  const json::Value* list = parsed.value().is_object() ? parsed.value().find("faults") : nullptr;
+  if (!list || !list->is_array()) return path + ": expected an object with a \"faults\" array";
+  std::vector<Fault> out;
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < list->items().size(); ++i) {
+    const json::Value& e = list->items()[i];
+    std::string where = path + ": /faults/" + std::to_string(i);
+    auto text_field = [&](const json::Value& o, const char* key,
+                          std::string& into) -> std::optional<std::string> {
+      const json::Value* v = o.is_object() ? o.find(key) : nullptr;
+      if (!v || !v->is_string()) return where + ": field '" + key + "': expected a string";
+      into = v->string_value();
+      return std::nullopt;
+    };
+    Fault f;
+    for (auto [key, into] : {std::pair<const char*, std::string*>{"name", &f.name},
+                             {"area", &f.area},
+                             {"description", &f.description},
+                             {"expectedClass", &f.expected_class}}) {
+      if (auto err = text_field(e, key, *into)) return *err;
+    }
+    if (!differential::parse_class(f.expected_class))
+      return where + ": field 'expectedClass': '" + f.expected_class + "' is not a divergence class";
+    if (const json::Value* d = e.find("implementationDefined")) {
+      if (!d->is_bool()) return where + ": field 'implementationDefined': expected true or false";
+      f.implementation_defined = d->as_bool();
+    }
+    if (const json::Value* a = e.find("aliases")) {
+      if (!a->is_array()) return where + ": field 'aliases': expected an array of strings";
+      for (const auto& x : a->items()) {
+        if (!x.is_string()) return where + ": field 'aliases': expected an array of strings";
+        f.aliases.push_back(x.string_value());
+      }
+    }
+    const json::Value* w = e.find("witness");
+    if (!w || !w->is_object()) return where + ": field 'witness': expected {\"root\", \"payload\"}";
+    where += "/witness";
+    if (auto err = text_field(*w, "root", f.witness_root)) return *err;
+    if (auto err = text_field(*w, "payload", f.witness_payload)) return *err;
+    if (!names.insert(f.name).second) return where + ": the fault name '" + f.name + "' is used twice";
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace crosscheck::selftest
