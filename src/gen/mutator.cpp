@@ -2,7 +2,7 @@
 // mutation_context.hpp).
 #include <array>
 
-#include "decoder/checker.hpp"
+#include "decoder/decoder.hpp"
 #include "gen/generator.hpp"
 #include "gen/mutation_context.hpp"
 #include "json/parse.hpp"
