@@ -13,9 +13,9 @@
 #   <target>.dict, <target>.options  the schema dictionary (made by make_dict from the schema) and flags
 #   crosscheck-schema/             the AHP schema bundle the targets load at run time (fuzz/support.cpp
 #                                  looks beside the binary: the runner has no SDK and no source tree)
-# The targets are compiled straight from the sources they need (src/json, schema, decoder, gen, util
-# and fuzz/support.cpp, as fuzz/CMakeLists.txt does), without the project's CMake: that needs the
-# whole tool chain of the CLI and tests, and -Werror would tie it to one clang version.
+# The targets are compiled straight from the sources they need (fuzz/sources.txt, the list that
+# fuzz/CMakeLists.txt reads too), without the project's CMake: that needs the whole tool chain of the
+# CLI and tests, and -Werror would tie it to one clang version.
 #
 # Inputs besides ClusterFuzzLite's variables:
 #   CROSSCHECK_SCHEMA  the SDK bundle (schemas.json beside ahp-codegen.lock.json); default: the one of
@@ -74,8 +74,20 @@ fi
 crypto=$( { "$CXX" -print-file-name=libcrypto.a; } 2>/dev/null || true)
 if [ -f "$crypto" ]; then libs+=("$crypto" -ldl -pthread); else libs+=(-lcrypto); fi
 
-for dir in json schema decoder gen util; do sources+=("$ROOT"/src/$dir/*.cpp); done
-sources+=("$ROOT/fuzz/support.cpp")
+# fuzz/sources.txt: a module folder (its .cpp files and those of its detail/ folder) or a file a line.
+while read -r entry; do
+  case $entry in '' | '#'*) continue ;; esac
+  if [ -d "$ROOT/$entry" ]; then
+    for src in "$ROOT/$entry"/*.cpp "$ROOT/$entry"/detail/*.cpp; do
+      if [ -f "$src" ]; then sources+=("$src"); fi
+    done
+  elif [ -f "$ROOT/$entry" ]; then
+    sources+=("$ROOT/$entry")
+  else
+    echo "ERROR: fuzz/sources.txt: $entry does not exist" >&2
+    exit 2
+  fi
+done <"$ROOT/fuzz/sources.txt"
 compile() {  # compile SOURCE -> $BUILD/obj/<path with / as _>.o
   local obj
   obj="$BUILD/obj/$(echo "${1#"$ROOT"/}" | tr / _).o"

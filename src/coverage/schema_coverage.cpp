@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "decoder/schema_index.hpp"
+#include "decoder/decoder.hpp"
 
 namespace crosscheck::campaign {
 namespace {
@@ -32,11 +32,11 @@ bool outcome_deciding(const Shape& s) {
   }
 }
 
-/// What the decoder's checker (src/decoder/checker.cpp) can do from each node: which nodes it evaluates
+/// What the decoder's checker (src/decoder/detail/checker.cpp) can do from each node: which nodes it evaluates
 /// next, and whether a failure there is absorbed (only an untagged union's arm: another arm may match).
 class CheckerGraph {
  public:
-  explicit CheckerGraph(const schema::Ir& ir) : index_(ir) {
+  explicit CheckerGraph(const schema::Ir& ir) : decoder_(ir) {
     std::vector<const Shape*> stack;
     for (const auto& [name, type] : ir.types)
       if (type.shape) stack.push_back(type.shape.get());
@@ -75,12 +75,12 @@ class CheckerGraph {
           if (v) out.push_back({v.get(), false});
         break;
       case ShapeKind::kRef:
-        if (const Shape* t = index_.target(s)) out.push_back({t, false});
+        if (const Shape* t = decoder_.ref_target(s)) out.push_back({t, false});
         break;
       case ShapeKind::kUnion:
         if (s.discriminator) {
           // Checker::select_tagged: the first arm whose literal tag equals the member's value.
-          const auto& tags = index_.tags(s);
+          const auto& tags = decoder_.variant_tags(s);
           std::unordered_set<std::string> taken;
           for (std::size_t i = 0; i < s.variants.size() && i < tags.size(); ++i) {
             if (tags[i] && taken.insert(*tags[i]).second && s.variants[i])
@@ -134,7 +134,7 @@ class CheckerGraph {
                                [&](const auto& v) { return get(v.get()); });
             break;
           case ShapeKind::kRef:
-            pass = get(index_.target(*s));
+            pass = get(decoder_.ref_target(*s));
             break;
           case ShapeKind::kUnion:
             // An unknown tag is a warning, not an error.
@@ -154,7 +154,7 @@ class CheckerGraph {
   }
 
  private:
-  decoder::detail::SchemaIndex index_;
+  decoder::Decoder decoder_;  // its ref targets and tags, as the check resolves them
   std::vector<const Shape*> all_;
 };
 

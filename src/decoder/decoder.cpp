@@ -1,8 +1,8 @@
 // decoder.cpp: Decoder = strict JSON parsing, then the structural check of checker.hpp.
 #include "decoder/decoder.hpp"
 
-#include "decoder/checker.hpp"
-#include "decoder/schema_index.hpp"
+#include "decoder/detail/checker.hpp"
+#include "decoder/detail/schema_index.hpp"
 #include "json/write.hpp"
 
 namespace crosscheck::decoder {
@@ -38,6 +38,18 @@ void check_into(const schema::Ir& ir, const detail::SchemaIndex& index, const De
   }
 }
 
+CheckStatus status_of(detail::Checker& checker, const schema::Shape& shape, const json::Value& value) {
+  std::vector<Diagnostic> out;
+  switch (checker.run(shape, value, out)) {
+    case detail::Status::kClean:
+      return CheckStatus::kClean;
+    case detail::Status::kWarning:
+      return CheckStatus::kWarning;
+    default:
+      return CheckStatus::kError;
+  }
+}
+
 }  // namespace
 
 Decoder::Decoder(const schema::Ir& ir, DecodeOptions options)
@@ -61,6 +73,29 @@ DecodeResult Decoder::check(const schema::Root& root, const json::Value& value,
   result.raw = value;
   check_into(ir_, *index_, options_, root, *result.raw, coverage, result);
   return result;
+}
+
+CheckStatus Decoder::check_subtree(const schema::Shape& shape, const json::Value& value) const {
+  // A fresh checker per call: its memo keys on value addresses, which change between calls.
+  // No diagnostics (max 0): only the status is wanted, and writing messages costs more than the check.
+  detail::Checker checker(*index_, nullptr, options_.limits.max_depth, 0);
+  return status_of(checker, shape, value);
+}
+
+const schema::Shape* Decoder::ref_target(const schema::Shape& ref) const { return index_->target(ref); }
+
+const std::vector<const std::string*>& Decoder::variant_tags(const schema::Shape& union_node) const {
+  return index_->tags(union_node);
+}
+
+SubtreeChecker::SubtreeChecker(const Decoder& decoder)
+    : checker_(std::make_unique<detail::Checker>(*decoder.index_, nullptr, decoder.options_.limits.max_depth,
+                                                 0)) {}
+
+SubtreeChecker::~SubtreeChecker() = default;
+
+CheckStatus SubtreeChecker::check(const schema::Shape& shape, const json::Value& value) {
+  return status_of(*checker_, shape, value);
 }
 
 }  // namespace crosscheck::decoder

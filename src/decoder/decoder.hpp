@@ -25,8 +25,9 @@
 namespace crosscheck::decoder {
 
 namespace detail {
+class Checker;
 class SchemaIndex;
-}
+}  // namespace detail
 
 enum class Severity { kError, kWarning };
 const char* severity_name(Severity severity);  ///< "error" / "warning"
@@ -66,6 +67,9 @@ struct DecodeOptions {
   std::size_t max_diagnostics = 10000;
 };
 
+/// The outcome of a check without its diagnostics: clean, warnings only, or rejected.
+enum class CheckStatus { kClean, kWarning, kError };
+
 class Decoder {
  public:
   explicit Decoder(const schema::Ir& ir, DecodeOptions options = {});
@@ -77,12 +81,38 @@ class Decoder {
   DecodeResult check(const schema::Root& root, const json::Value& value,
                      CoverageSink* coverage = nullptr) const;
 
+  /// The same check of `value` against any node of the IR (a subtree, not only a root), status only:
+  /// how the generators verify a part they built. Nesting is bounded by the options' max_depth.
+  CheckStatus check_subtree(const schema::Shape& shape, const json::Value& value) const;
+  /// The shape a ref node names as the check resolves it; nullptr if the IR has no such type.
+  const schema::Shape* ref_target(const schema::Shape& ref) const;
+  /// Per variant of a discriminated union, the tag the check selects it by (nullptr: none).
+  const std::vector<const std::string*>& variant_tags(const schema::Shape& union_node) const;
+
   const schema::Ir& ir() const { return ir_; }
 
  private:
+  friend class SubtreeChecker;
+
   const schema::Ir& ir_;
   DecodeOptions options_;
   std::shared_ptr<const detail::SchemaIndex> index_;  // refs and tags resolved once, shared by copies
+};
+
+/// check_subtree many times over one value tree that does not change meanwhile (a walk): one memo of
+/// (node, value address) for every call, so a subtree below several nested untagged unions is checked
+/// once, not once per level. The decoder and the value tree must outlive it.
+class SubtreeChecker {
+ public:
+  explicit SubtreeChecker(const Decoder& decoder);
+  ~SubtreeChecker();
+  SubtreeChecker(const SubtreeChecker&) = delete;
+  SubtreeChecker& operator=(const SubtreeChecker&) = delete;
+
+  CheckStatus check(const schema::Shape& shape, const json::Value& value);
+
+ private:
+  std::unique_ptr<detail::Checker> checker_;
 };
 
 }  // namespace crosscheck::decoder

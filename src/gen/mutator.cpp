@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <iterator>
 
-#include "decoder/checker.hpp"
+#include "decoder/decoder.hpp"
 #include "gen/generator.hpp"
 #include "gen/mutation_context.hpp"
 #include "json/parse.hpp"

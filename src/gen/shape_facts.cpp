@@ -4,9 +4,6 @@
 #include <algorithm>
 #include <unordered_set>
 
-#include "decoder/checker.hpp"
-#include "decoder/schema_index.hpp"
-
 namespace crosscheck::gen {
 
 using schema::Shape;
@@ -29,8 +26,7 @@ std::size_t add_one(std::size_t d) { return d == ShapeFacts::kUnsatisfiable ? d 
 
 }  // namespace
 
-ShapeFacts::ShapeFacts(const schema::Ir& ir)
-    : ir_(ir), decoder_(ir), index_(std::make_shared<const decoder::detail::SchemaIndex>(ir)) {
+ShapeFacts::ShapeFacts(const schema::Ir& ir) : ir_(ir), decoder_(ir) {
   std::unordered_set<const Shape*> seen;
   std::vector<const Shape*> stack;
   for (const auto& [name, type] : ir.types) {
@@ -63,10 +59,10 @@ ShapeFacts::ShapeFacts(const schema::Ir& ir)
   compute_min_depths();
 }
 
-const Shape* ShapeFacts::target(const Shape& ref) const { return index_->target(ref); }
+const Shape* ShapeFacts::target(const Shape& ref) const { return decoder_.ref_target(ref); }
 
 const std::vector<const std::string*>& ShapeFacts::tags(const Shape& union_node) const {
-  return index_->tags(union_node);
+  return decoder_.variant_tags(union_node);
 }
 
 std::size_t ShapeFacts::min_depth(const Shape& shape) const {
@@ -163,37 +159,16 @@ void ShapeFacts::compute_min_depths() {
   }
 }
 
-namespace {
-
-CheckStatus status_of(decoder::detail::Checker& checker, const Shape& shape, const json::Value& value) {
-  std::vector<decoder::Diagnostic> out;
-  switch (checker.run(shape, value, out)) {
-    case decoder::detail::Status::kClean:
-      return CheckStatus::kClean;
-    case decoder::detail::Status::kWarning:
-      return CheckStatus::kWarning;
-    default:
-      return CheckStatus::kError;
-  }
-}
-
-}  // namespace
-
 CheckStatus ShapeFacts::check(const Shape& shape, const json::Value& value) const {
-  // A fresh checker per call: its memo keys on value addresses, which change between calls. No
-  // diagnostics (max 0): only the status is needed, and writing messages cost more than the check.
-  decoder::detail::Checker checker(*index_, nullptr, json::ParseLimits{}.max_depth, 0);
-  return status_of(checker, shape, value);
+  return decoder_.check_subtree(shape, value);
 }
 
-ShapeFacts::SubtreeChecker::SubtreeChecker(const ShapeFacts& facts)
-    : checker_(std::make_unique<decoder::detail::Checker>(*facts.index_, nullptr,
-                                                          json::ParseLimits{}.max_depth, 0)) {}
+ShapeFacts::SubtreeChecker::SubtreeChecker(const ShapeFacts& facts) : checker_(facts.decoder_) {}
 
 ShapeFacts::SubtreeChecker::~SubtreeChecker() = default;
 
 CheckStatus ShapeFacts::SubtreeChecker::check(const Shape& shape, const json::Value& value) {
-  return status_of(*checker_, shape, value);
+  return checker_.check(shape, value);
 }
 
 }  // namespace crosscheck::gen

@@ -1,7 +1,7 @@
 // shape_facts.hpp: what the generators need to know about the IR, computed once per IR.
 //
-// Ref targets and discriminator tags come from the decoder's own SchemaIndex, so a generated tag
-// is exactly the one the decoder selects by. On top of that: the minimum container depth of a valid
+// Ref targets and discriminator tags come from the decoder's own lookup, so a generated tag is
+// exactly the one the decoder selects by. On top of that: the minimum container depth of a valid
 // instance of every shape (a fixed point over the ref graph; "unsatisfiable" for shapes that need a
 // `never`, such as a constrained union's excluded variants), which lets the generator pick the
 // least deep union arm at the depth limit and skip arms that can never be valid. check() runs the
@@ -19,14 +19,9 @@
 #include "json/value.hpp"
 #include "schema/ir.hpp"
 
-namespace crosscheck::decoder::detail {
-class Checker;
-class SchemaIndex;
-}  // namespace crosscheck::decoder::detail
-
 namespace crosscheck::gen {
 
-enum class CheckStatus { kClean, kWarning, kError };
+using CheckStatus = decoder::CheckStatus;
 
 class ShapeFacts {
  public:
@@ -60,7 +55,7 @@ class ShapeFacts {
     CheckStatus check(const schema::Shape& shape, const json::Value& value);
 
    private:
-    std::unique_ptr<decoder::detail::Checker> checker_;
+    decoder::SubtreeChecker checker_;
   };
   /// Every shape reachable from the roots (refs followed), in a stable order.
   const std::vector<const schema::Shape*>& reachable() const { return reachable_; }
@@ -72,7 +67,6 @@ class ShapeFacts {
 
   const schema::Ir& ir_;
   decoder::Decoder decoder_;
-  std::shared_ptr<const decoder::detail::SchemaIndex> index_;
   std::vector<const schema::Shape*> all_;  // every shape of every type
   std::vector<const schema::Shape*> reachable_;
   std::unordered_map<const schema::Shape*, std::size_t> min_depth_;

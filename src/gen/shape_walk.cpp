@@ -3,7 +3,6 @@
 
 #include <unordered_map>
 
-#include "decoder/checker.hpp"
 #include "json/pointer.hpp"
 
 namespace crosscheck::gen {

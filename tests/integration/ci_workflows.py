@@ -5,7 +5,8 @@ No GitHub runner here, so this checks what can be checked offline: both workflow
 with the triggers, jobs and steps docs/ci.md describes; every local script a workflow runs exists and
 is executable; the nightly fan-out is a shard matrix followed by a merge job that uploads artifacts
 and writes the step summary (through ci/nightly.sh); the ClusterFuzzLite files are where its
-documentation expects them and build.sh passes `bash -n`. Run with Debian's python3 (python3-yaml).
+documentation expects them, build.sh passes `bash -n`, and it and fuzz/CMakeLists.txt read one list
+of sources (fuzz/sources.txt) whose entries exist. Run with Debian's python3 (python3-yaml).
 """
 import os
 import re
@@ -106,6 +107,17 @@ targets = re.search(r"TARGETS=\(([^)]*)\)", open(build).read())
 for t in (targets.group(1).split() if targets else []):
     check(f"build.sh target {t} has a source and a seed corpus",
           os.path.isfile(os.path.join(root, "fuzz", t + ".cpp")) and os.path.isdir(os.path.join(root, "fuzz/corpus", t)))
+# One list of the fuzz targets' sources, read by build.sh and fuzz/CMakeLists.txt alike.
+build_text = open(build).read()
+check("build.sh and fuzz/CMakeLists.txt read fuzz/sources.txt",
+      "fuzz/sources.txt" in build_text and "sources.txt" in open(os.path.join(root, "fuzz/CMakeLists.txt")).read())
+entries = [line.strip() for line in open(os.path.join(root, "fuzz/sources.txt"))
+           if line.strip() and not line.startswith("#")]
+for entry in entries:
+    path = os.path.join(root, entry)
+    check(f"fuzz/sources.txt entry {entry} is a folder with .cpp files or a .cpp file",
+          (os.path.isdir(path) and any(f.endswith(".cpp") for f in os.listdir(path)))
+          or (os.path.isfile(path) and entry.endswith(".cpp")))
 
 print(f"{len(passes)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

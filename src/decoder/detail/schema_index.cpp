@@ -1,5 +1,5 @@
 // schema_index.cpp: one walk over the IR to resolve refs and discriminator tags ahead of time.
-#include "decoder/schema_index.hpp"
+#include "decoder/detail/schema_index.hpp"
 
 #include <algorithm>
 #include <unordered_set>

@@ -1,4 +1,4 @@
-// checker.hpp: the structural check behind Decoder (internal to src/decoder).
+// checker.hpp: the structural check behind Decoder (internal to src/decoder: other modules use decoder.hpp).
 //
 // Two passes over (IR node, JSON value):
 //  1. status: the worst severity the SDKs' checkNode would report for the pair (clean, warning, error),
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "decoder/decoder.hpp"
-#include "decoder/schema_index.hpp"
+#include "decoder/detail/schema_index.hpp"
 #include "json/value.hpp"
 #include "schema/ir.hpp"
 

@@ -1,5 +1,5 @@
 // checker.cpp: the two passes of the structural check (see checker.hpp for the why).
-#include "decoder/checker.hpp"
+#include "decoder/detail/checker.hpp"
 
 #include <algorithm>
 #include <functional>

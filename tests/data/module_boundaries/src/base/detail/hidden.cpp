@@ -1,0 +1,5 @@
+#include "base/detail/hidden.hpp"
+
+namespace fixture::base::detail {
+int hidden() { return 1; }
+}  // namespace fixture::base::detail

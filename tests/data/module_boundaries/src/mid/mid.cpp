@@ -1,0 +1,3 @@
+#include "mid/mid.hpp"
+// A mention of base::detail in a comment is no violation.
+#include <string>

@@ -1,0 +1,4 @@
+#pragma once
+namespace fixture::top {
+int run();
+}
