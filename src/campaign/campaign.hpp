@@ -28,7 +28,8 @@
 
 #include "differential/comparator.hpp"
 #include "differential/implementation_set.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "schema/ir.hpp"
 
 namespace crosscheck::campaign {
@@ -36,7 +37,7 @@ namespace crosscheck::campaign {
 /// A finding file the campaign has just written (CampaignOptions::on_finding).
 struct WrittenFinding {
   std::string file;                  ///< its path (<out>/findings/<name>)
-  const findings::Finding& finding;  ///< what it holds
+  const run::Finding& finding;  ///< what it holds
   /// The divergence that opened a new bucket, or the finding's first: as events.jsonl's "finding".
   const differential::Divergence& divergence;
   bool new_bucket = false;              ///< the finding opened a bucket

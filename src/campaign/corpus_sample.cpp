@@ -5,7 +5,8 @@
 #include <filesystem>
 
 #include "campaign/splitmix.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "schema/sha256.hpp"
 #include "util/file.hpp"
 
@@ -83,7 +84,7 @@ void CorpusSample::keep(const std::string& root, const std::string& bytes) {
     fs::create_directories(dir, ec);
     fs::path file = dir / schema::sha256_hex(bytes).substr(0, 40);
     if (!fs::exists(file)) {
-      findings::write_file_atomically(file.string(), bytes);
+      run::write_file_atomically(file.string(), bytes);
       std::lock_guard<std::mutex> lock(mutex_);
       ++roots_[root].on_disk;
     }

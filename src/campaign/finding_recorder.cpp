@@ -53,11 +53,11 @@ void FindingRecorder::record(const Pending& p, const differential::PayloadResult
   // per-bucket cap nor rewrites the file, unless it shows a bucket not seen yet. So the files kept
   // depend on the distinct inputs alone, which is what lets crosscheck merge rebuild exactly one
   // run's findings from its shards' (docs/ci.md).
-  findings::Finding probe;
+  run::Finding probe;
   probe.root = p.root;
   probe.input = p.bytes;
   probe.divergences = r.divergences;
-  std::string file_name = findings::finding_file_name(probe);
+  std::string file_name = run::finding_file_name(probe);
   bool repeat = written_names_.count(file_name) > 0 &&
                 std::all_of(r.divergences.begin(), r.divergences.end(),
                             [&](const auto& d) { return bucket_counts_.count(d.bucket) > 0; });
@@ -72,7 +72,7 @@ void FindingRecorder::record(const Pending& p, const differential::PayloadResult
     if (seen < max_per_bucket_) write = true;
   }
   if (!write) return;
-  findings::Finding f = findings::finding_of(r);
+  run::Finding f = run::finding_of(r);
   f.seed = p.seed;
   f.source = p.source;
   f.replay = run::replay_command((fs::path(store_.dir()) / run::finding_file_name(f)).string());

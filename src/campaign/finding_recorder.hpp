@@ -20,7 +20,8 @@
 #include "campaign/run_events.hpp"
 #include "campaign/sender.hpp"
 #include "differential/implementation_set.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 
 namespace crosscheck::campaign {
 
@@ -52,7 +53,7 @@ class FindingRecorder {
   const std::string& dir() const { return store_.dir(); }
 
  private:
-  findings::FindingStore store_;
+  run::FindingStore store_;
   std::size_t max_per_bucket_;
   RunEvents& events_;
   std::function<void(const WrittenFinding&)> on_finding_;

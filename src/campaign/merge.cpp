@@ -16,7 +16,8 @@
 #include "campaign/merge_folder.hpp"
 #include "campaign/merge_io.hpp"
 #include "campaign/merge_summary.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "util/result.hpp"
@@ -221,25 +222,25 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
     json::Value trimmed = json::Value::object();
     for (const auto& m : run.members())
       if (m.key != "shard") trimmed.add(m.key, m.value);
-    findings::write_file_atomically((out / "run.json").string(), json::write(trimmed) + "\n");
+    run::write_file_atomically((out / "run.json").string(), json::write(trimmed) + "\n");
   }
   for (const CorpusFile* c : new_corpus) {
     fs::create_directories(out / "corpus" / c->root, ec);
     if (ec) throw Fatal("cannot create " + (out / "corpus" / c->root).string() + ": " + ec.message());
-    findings::write_file_atomically((out / "corpus" / c->root / c->name).string(), read_file(c->path));
+    run::write_file_atomically((out / "corpus" / c->root / c->name).string(), read_file(c->path));
   }
   for (const auto& ff : to_write)
-    findings::write_file_atomically((out / "findings" / ff.name).string(), pretty(ff.value, 2));
+    run::write_file_atomically((out / "findings" / ff.name).string(), pretty(ff.value, 2));
   for (const auto& [name, v] : minimized)
-    findings::write_file_atomically((out / "findings" / name).string(), pretty(v, 2));
-  if (coverage) findings::write_file_atomically((out / "coverage.json").string(), pretty(*coverage, 1));
+    run::write_file_atomically((out / "findings" / name).string(), pretty(v, 2));
+  if (coverage) run::write_file_atomically((out / "coverage.json").string(), pretty(*coverage, 1));
   if (!event_lines.empty() && (new_events > 0 || !existing)) {
     std::string text;
     for (const auto& l : event_lines) text += l + "\n";
-    findings::write_file_atomically((out / "events.jsonl").string(), text);
+    run::write_file_atomically((out / "events.jsonl").string(), text);
   }
-  findings::write_file_atomically((out / "merge.json").string(), pretty(merge_record, 2));
-  findings::write_file_atomically((out / "summary.json").string(), pretty(summary, 2));
+  run::write_file_atomically((out / "merge.json").string(), pretty(merge_record, 2));
+  run::write_file_atomically((out / "summary.json").string(), pretty(summary, 2));
 
   result.runs = sources.size();
   result.findings = total_findings;

@@ -8,7 +8,8 @@
 #include <sstream>
 
 #include "campaign/merge_io.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "util/result.hpp"
@@ -109,7 +110,7 @@ Folder load_folder(const fs::path& path, std::ostream& log) {
       f.minimized[name] = parse_file(p);
       if (!f.minimized[name].is_object()) throw Fatal(p.string() + ": expected a finding object");
     } else if (ends_with(name, ".json")) {
-      auto loaded = findings::FindingStore::load(p.string());
+      auto loaded = run::FindingStore::load(p.string());
       if (!loaded.ok()) throw Fatal(loaded.error());
       FindingFile ff;
       ff.name = name;

@@ -11,11 +11,11 @@
 namespace crosscheck::campaign {
 
 RunEvents::RunEvents(const std::string& folder, std::ostream& log)
-    : path_((std::filesystem::path(folder) / report::kEventLogName).string()), log_(log) {}
+    : path_((std::filesystem::path(folder) / run::kEventLogFile).string()), log_(log) {}
 
 void RunEvents::open(double elapsed_before) {
   elapsed_before_ = elapsed_before;
-  events_ = std::make_unique<report::EventLog>(path_, elapsed_before);
+  events_ = std::make_unique<run::EventLog>(path_, elapsed_before);
 }
 
 double RunEvents::elapsed() const { return events_ ? events_->elapsed() : elapsed_before_; }
@@ -79,10 +79,10 @@ void RunEvents::progress(const ProgressPoint& p) {
   mark(t, p.generated, p.sent);
 }
 
-void RunEvents::finding(const findings::Finding& f, const differential::Divergence* first_new) {
+void RunEvents::finding(const run::Finding& f, const differential::Divergence* first_new) {
   const differential::Divergence& d = first_new ? *first_new : f.divergences.front();
   json::Value e = json::Value::object();
-  e.add("file", json::Value::string("findings/" + findings::finding_file_name(f)));
+  e.add("file", json::Value::string("findings/" + run::finding_file_name(f)));
   e.add("bucket", json::Value::string(d.bucket));
   e.add("class", json::Value::string(differential::class_name(d.cls)));
   e.add("root", json::Value::string(f.root));

@@ -15,9 +15,11 @@
 #include <vector>
 
 #include "differential/comparator.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "json/value.hpp"
-#include "report/event_log.hpp"
+#include "run/event_log.hpp"
+#include "run/layout.hpp"
 
 namespace crosscheck::campaign {
 
@@ -48,7 +50,7 @@ class RunEvents {
   /// Rates are over the interval since the previous point, so the plot shows throughput as it was then.
   void progress(const ProgressPoint& p);
   /// The finding file `f` was written; `first_new` is the divergence that opened a bucket, if any.
-  void finding(const findings::Finding& f, const differential::Divergence* first_new);
+  void finding(const run::Finding& f, const differential::Divergence* first_new);
   void end(const ProgressPoint& totals, int exit_code, bool interrupted);
 
  private:
@@ -57,7 +59,7 @@ class RunEvents {
 
   std::string path_;
   std::ostream& log_;
-  std::unique_ptr<report::EventLog> events_;
+  std::unique_ptr<run::EventLog> events_;
   double elapsed_before_ = 0;
   std::mutex mutex_;  // appends from both threads, and warned_
   bool warned_ = false;

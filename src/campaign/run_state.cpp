@@ -5,7 +5,8 @@
 #include <filesystem>
 
 #include "campaign/json_numbers.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "util/file.hpp"
@@ -41,7 +42,7 @@ bool open_run_folder(const schema::Ir& ir, const CampaignOptions& o) {
   json::Value mine = fingerprint(ir, o);
   fs::path run_file = fs::path(o.out) / "run.json";
   if (!fs::exists(run_file)) {
-    findings::write_file_atomically(run_file.string(), json::write(mine) + "\n");
+    run::write_file_atomically(run_file.string(), json::write(mine) + "\n");
     return false;
   }
   auto text = read_file_bytes(run_file);
@@ -86,10 +87,10 @@ void save_state(const std::string& folder, const RunPosition& position, const Sc
   s.add("generated", json_count(position.generated));
   s.add("sent", json_count(position.sent));
   s.add("elapsed", json_rate(position.elapsed));
-  findings::write_file_atomically((fs::path(folder) / "state.json").string(), json::write(s) + "\n");
+  run::write_file_atomically((fs::path(folder) / "state.json").string(), json::write(s) + "\n");
   json::WriteOptions pretty;
   pretty.indent = 1;
-  findings::write_file_atomically((fs::path(folder) / "coverage.json").string(),
+  run::write_file_atomically((fs::path(folder) / "coverage.json").string(),
                                   json::write(coverage.to_json(), pretty) + "\n");
 }
 

@@ -5,7 +5,8 @@
 #include <iomanip>
 
 #include "campaign/json_numbers.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "util/file.hpp"
@@ -116,7 +117,7 @@ void write_summary(const RunSummary& s) {
   sum.add("roots", string_array(s.roots));
   json::WriteOptions pretty;
   pretty.indent = 2;
-  findings::write_file_atomically((fs::path(s.options.out) / "summary.json").string(),
+  run::write_file_atomically((fs::path(s.options.out) / "summary.json").string(),
                                   json::write(sum, pretty) + "\n");
 }
 

@@ -10,7 +10,8 @@
 #include <string>
 
 #include "cli/command.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "json/write.hpp"
 #include "scenario/receipt.hpp"
 #include "scenario/scenario_file.hpp"
@@ -33,7 +34,7 @@ int serve(const std::string& config_path) {
     ready.add("endpoint", json::Value::string("stdio"));
     ready.add("controlEndpoint", json::Value::null());
     ready.add("pid", json::Value::number(std::to_string(::getpid())));
-    findings::write_file_atomically(config->readiness_file, json::write(ready) + "\n");
+    run::write_file_atomically(config->readiness_file, json::write(ready) + "\n");
   }
   std::ios::sync_with_stdio(false);
   std::cin.tie(nullptr);

@@ -363,7 +363,7 @@ std::string matrix(const RunData& run) {
 
 std::string bucket_section(const RunData& run, const Bucket& b, std::size_t number) {
   const FindingFile& file = run.findings[b.shown];
-  const findings::Finding& f = b.finding(run.findings);
+  const run::Finding& f = b.finding(run.findings);
   bool fails = run.fails(b);
   std::string kind = fails ? "fail" : b.known ? "known" : "idef";
   std::string s = "<section class=\"bucket " + kind + "\" id=\"" + anchor(b) + "\">\n";

@@ -13,7 +13,7 @@ namespace {
 
 std::string case_body(const RunData& run, const Bucket& b) {
   const FindingFile& file = run.findings[b.shown];
-  const findings::Finding& f = b.finding(run.findings);
+  const run::Finding& f = b.finding(run.findings);
   std::string s;
   s += "bucket " + b.id + " (" + differential::class_name(b.cls) + " on";
   for (const auto& r : b.roots) s += " " + r;

@@ -94,7 +94,7 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
     for (std::size_t i = 0; i < shown; ++i) {
       const Bucket& b = run.buckets[i];
       const FindingFile& file = run.findings[b.shown];
-      const findings::Finding& f = b.finding(run.findings);
+      const run::Finding& f = b.finding(run.findings);
       md += "#### " + std::to_string(i + 1) + ". " + code(differential::class_name(b.cls)) + " on " +
             list_code(b.roots) + ": " +
             (b.blame.deviating.empty() ? std::string("-") : list_code(b.blame.deviating)) + " deviates (" +

@@ -6,7 +6,8 @@
 #include <sstream>
 
 #include "coverage/schema_coverage.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "json/write.hpp"
 #include "report/writers.hpp"
 #include "util/result.hpp"
@@ -181,7 +182,7 @@ std::vector<WrittenReport> write_reports(const RunData& run, const std::string& 
   std::vector<WrittenReport> written;
   auto write = [&](const char* format, const char* name, const std::string& content) {
     std::string path = (std::filesystem::path(out_dir) / name).string();
-    findings::write_file_atomically(path, content);
+    run::write_file_atomically(path, content);
     written.push_back({format, path});
   };
   if (formats & kHtml) write("html", "report.html", html_report(run));

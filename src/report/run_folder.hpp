@@ -12,9 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "json/value.hpp"
-#include "report/event_log.hpp"
+#include "run/event_log.hpp"
+#include "run/layout.hpp"
 #include "run/event_log.hpp"
 #include "run/finding_file.hpp"
 #include "verdict/verdict.hpp"

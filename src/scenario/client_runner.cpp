@@ -7,7 +7,8 @@
 #include <set>
 
 #include "differential/adapter_process.hpp"
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "json/write.hpp"
 #include "scenario/client_report.hpp"
 #include "scenario/receipt.hpp"
@@ -74,7 +75,7 @@ ClientRunner::Batch ClientRunner::run_batch(const std::vector<const Row*>& rows)
   json::Value auth = json::Value::object();
   auth.add("mode", json::Value::string("none"));
   c.add("auth", std::move(auth));
-  findings::write_file_atomically(config, json::write(c, {.indent = 2}) + "\n");
+  run::write_file_atomically(config, json::write(c, {.indent = 2}) + "\n");
 
   differential::AdapterSpec spec{client_.name, client_.argv, client_.cwd, client_.env};
   spec.argv.push_back("--config");
@@ -106,7 +107,7 @@ ClientRunner::Batch ClientRunner::run_batch(const std::vector<const Row*>& rows)
   }
   process.drain_stderr();
   std::string tail = process.stderr_tail();
-  findings::write_file_atomically(dir + "/stderr.txt", tail);
+  run::write_file_atomically(dir + "/stderr.txt", tail);
   process.kill();
   std::string status = process.status_text();
   b.receipts = read_receipts(receipts);

@@ -3,7 +3,8 @@
 
 #include <filesystem>
 
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "json/write.hpp"
@@ -66,7 +67,7 @@ std::string write_finding(const std::string& out_dir, const Row& row, const Diff
   f.add("replay", json::Value::string("crosscheck scenarios run --clients " + report::shell_quote(clients) +
                                       " " + report::shell_quote(replay_file)));
   std::string path = (dir / (name + ".json")).string();
-  findings::write_file_atomically(path, json::write(f, {.indent = 2}) + "\n");
+  run::write_file_atomically(path, json::write(f, {.indent = 2}) + "\n");
   return path;
 }
 

@@ -3,7 +3,8 @@
 
 #include <map>
 
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "json/write.hpp"
@@ -146,7 +147,7 @@ std::string scenario_file_text(const std::vector<const Row*>& rows) {
 }
 
 void write_scenario_file(const std::string& path, const std::vector<const Row*>& rows) {
-  findings::write_file_atomically(path, scenario_file_text(rows));
+  run::write_file_atomically(path, scenario_file_text(rows));
 }
 
 std::string response_line(const Row& row) {

@@ -1,7 +1,8 @@
 // server_config.cpp: serve-scenarios configs.
 #include "scenario/server_config.hpp"
 
-#include "findings/finding_store.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "json/write.hpp"
@@ -33,7 +34,7 @@ void write_server_config(const std::string& path, const ServerConfig& c) {
   json::Value auth = json::Value::object();
   auth.add("mode", json::Value::string("none"));
   v.add("auth", std::move(auth));
-  findings::write_file_atomically(path, json::write(v, {.indent = 2}) + "\n");
+  run::write_file_atomically(path, json::write(v, {.indent = 2}) + "\n");
 }
 
 }  // namespace crosscheck::scenario

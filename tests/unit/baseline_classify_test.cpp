@@ -54,7 +54,7 @@ run::Finding duplicate_key_fault() {
 }
 
 /// Both SDKs accept 2^53 in an integer slot; the reference rejects it (a contract divergence).
-findings::Finding unsafe_integer_fault() {
+run::Finding unsafe_integer_fault() {
   std::string input = R"({"ref":"","sha256":"","size":9007199254740992})";
   return finding("content_upload_receipt", input,
                  {answer("cpp", Outcome::kRejected, input, {{"/size", "invalid_type", "error"}}),

@@ -13,8 +13,10 @@
 #include <set>
 #include <sstream>
 
-#include "findings/finding_store.hpp"
-#include "report/event_log.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
+#include "run/event_log.hpp"
+#include "run/layout.hpp"
 #include "schema/loader.hpp"
 
 namespace crosscheck::campaign {
@@ -95,7 +97,7 @@ TEST_F(CampaignTest, OnFindingIsToldOfEveryFindingFileAsItIsWritten) {
   for (const auto& s : seen_) {
     EXPECT_TRUE(s.on_disk) << s.file;
     EXPECT_EQ(fs::path(s.file).parent_path(), out_ / "findings");
-    auto loaded = findings::FindingStore::load(s.file);
+    auto loaded = run::FindingStore::load(s.file);
     ASSERT_TRUE(loaded.ok()) << loaded.error();
     EXPECT_EQ(loaded.value().input, s.input);
     told.insert(s.file);
@@ -106,8 +108,8 @@ TEST_F(CampaignTest, OnFindingIsToldOfEveryFindingFileAsItIsWritten) {
 
   // events.jsonl logs the same findings in the same order, with the same bucket, class and labels,
   // and the callback's time is the log's clock.
-  auto events = report::read_events((out_ / report::kEventLogName).string());
-  std::vector<const report::Event*> logged;
+  auto events = run::read_events((out_ / run::kEventLogFile).string());
+  std::vector<const run::Event*> logged;
   for (const auto& e : events.events)
     if (e.name == "finding") logged.push_back(&e);
   ASSERT_EQ(logged.size(), seen_.size());

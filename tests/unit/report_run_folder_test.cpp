@@ -248,8 +248,8 @@ TEST_F(RunFolder, ABaselineCheckInTheFolderMarksKnownBuckets) {
 }
 
 /// Both SDKs accept 2^53 in an integer slot, the reference rejects it: one bucket, contract.
-findings::Finding unsafe_integer_finding() {
-  findings::Finding f;
+run::Finding unsafe_integer_finding() {
+  run::Finding f;
   f.root = "content_upload_receipt";
   f.input = R"({"ref":"","sha256":"","size":9007199254740992})";
   f.results = {result("cpp", Outcome::kRejected, {{"/size", "invalid_type", "error"}}),
@@ -263,8 +263,8 @@ findings::Finding unsafe_integer_finding() {
 }
 
 TEST_F(RunFolder, EveryFormatBlamesTheSdksThatBreakTheContractNotTheReference) {
-  findings::FindingStore store((dir / "findings").string());
-  findings::Finding f = unsafe_integer_finding();
+  run::FindingStore store((dir / "findings").string());
+  run::Finding f = unsafe_integer_finding();
   ASSERT_EQ(f.divergences.size(), 1u);
   ASSERT_FALSE(f.divergences[0].implementation_defined);
   const std::string id = f.divergences[0].bucket;
