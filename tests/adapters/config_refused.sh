@@ -31,18 +31,18 @@ expect_with() {  # expect_with OPTION NAME FILE_CONTENT WANTED_TEXT COMMAND...
   [ "$(sha256sum "$file")" = "$before" ] || { echo "FAIL $name: the file changed"; failures=$((failures + 1)); }
 }
 entry='"name":"x","argv":["/bin/true"]'
-expect unknown-field "[{$entry,\"defualt\":true}]" "/0/defualt (adapters[0].defualt): unknown field" adapters --check
-expect argv-type "[{\"name\":\"x\",\"argv\":\"/bin/true\"}]" "/0/argv (adapters[0].argv): expected an array, got string" adapters
+expect unknown-field "[{$entry,\"defualt\":true}]" "/0/defualt (field '[0].defualt'): unknown field" adapters --check
+expect argv-type "[{\"name\":\"x\",\"argv\":\"/bin/true\"}]" "/0/argv (field '[0].argv'): expected an array, got string" adapters
 expect env-value "[{$entry},{\"name\":\"y\",\"argv\":[\"a\"],\"env\":{\"K\":1}}]" \
-  "/1/env/K (adapters[1].env.K): expected a string, got number" adapters --check
-expect requires-string "[{$entry,\"requires\":\"AHP_GO_SDK\"}]" "/0/requires (adapters[0].requires): expected an array, got string" \
+  "/1/env/K (field '[1].env.K'): expected a string, got number" adapters --check
+expect requires-string "[{$entry,\"requires\":\"AHP_GO_SDK\"}]" "/0/requires (field '[0].requires'): expected an array, got string" \
   adapters
-expect default-type "[{$entry,\"default\":\"yes\"}]" "/0/default (adapters[0].default): expected a boolean, got string" adapters --check
-expect missing-argv "[{\"name\":\"x\"}]" "/0/argv (adapters[0].argv): required field is missing" adapters --check
+expect default-type "[{$entry,\"default\":\"yes\"}]" "/0/default (field '[0].default'): expected a boolean, got string" adapters --check
+expect missing-argv "[{\"name\":\"x\"}]" "/0/argv (field '[0].argv'): required field is missing" adapters --check
 expect not-a-list '{"adapters":[]}' '"" (the document): expected an array, got object' adapters --check
 fault='"name":"f","area":"a","description":"d","expectedClass":"acceptance","witness":{"root":"effect","payload":"{}"}'
 expect_with --faults-table faults-unknown "{\"faults\":[{$fault,\"expected\":1}]}" \
-  "/faults/0/expected (faults[0].expected): unknown field" selftest
+  "/faults/0/expected (field 'faults[0].expected'): unknown field" selftest
 expect_with --faults-table faults-type "{\"faults\":[{$fault,\"aliases\":\"x\"}]}" \
-  "/faults/0/aliases (faults[0].aliases): expected an array, got string" selftest
+  "/faults/0/aliases (field 'faults[0].aliases'): expected an array, got string" selftest
 exit $((failures > 0))
