@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "json/parse.hpp"
+#include "json/schema_validator.hpp"
 
 namespace crosscheck::differential {
 namespace {
@@ -59,58 +60,31 @@ Result<std::vector<AdapterConfig>, std::string> load_adapter_config(const std::s
   ss << in.rdbuf();
   auto parsed = json::parse(ss.str());
   if (!parsed.ok()) return path + ": not JSON: " + parsed.error().message();
-  const json::Value* list = &parsed.value();
-  if (list->is_object()) list = list->find("adapters");
-  if (!list || !list->is_array()) return path + ": expected an array of adapters (or {\"adapters\": [...]})";
+  // The shipped schema is the definition of the file: every field is typed and none is unknown, so
+  // a misspelt field stops the run instead of being ignored.
+  if (auto bad = json::shipped_schema("adapter-config.schema.json").validate(parsed.value())) {
+    return path + ": at " + (bad->pointer.empty() ? std::string("\"\"") : bad->pointer) + " (" +
+           json::describe_location(parsed.value(), bad->pointer) + "): " + bad->message +
+           " (schemas/adapter-config.schema.json)";
+  }
   std::vector<AdapterConfig> out;
-  for (std::size_t i = 0; i < list->items().size(); ++i) {
-    const json::Value& e = list->items()[i];
-    std::string where = path + ": adapters[" + std::to_string(i) + "]";
-    if (!e.is_object()) return where + ": expected an object";
+  for (const json::Value& e : parsed.value().items()) {
     AdapterConfig c;
-    const json::Value* name = e.find("name");
-    if (!name || !name->is_string() || name->string_value().empty())
-      return where + ".name: expected a non-empty string";
-    c.spec.name = name->string_value();
-    where = path + ": adapter '" + c.spec.name + "'";
-    const json::Value* argv = e.find("argv");
-    if (!argv || !argv->is_array() || argv->items().empty())
-      return where + ": field 'argv': expected a non-empty array of strings";
-    for (const auto& a : argv->items()) {
-      if (!a.is_string()) return where + ": field 'argv': expected strings";
-      c.spec.argv.push_back(expand(a.string_value(), root_dir));
-    }
-    if (const json::Value* cwd = e.find("cwd"); cwd && cwd->is_string()) {
+    c.spec.name = e.find("name")->string_value();
+    for (const auto& a : e.find("argv")->items()) c.spec.argv.push_back(expand(a.string_value(), root_dir));
+    if (const json::Value* cwd = e.find("cwd")) {
       std::string d = expand(cwd->string_value(), root_dir);
       c.spec.cwd =
           std::filesystem::path(d).is_absolute() ? d : (std::filesystem::path(root_dir) / d).string();
     }
-    if (const json::Value* env = e.find("env"); env && env->is_object()) {
-      for (const auto& m : env->members()) {
-        if (!m.value.is_string()) return where + ": field 'env." + m.key + "': expected a string";
-        c.spec.env[m.key] = expand(m.value.string_value(), root_dir);
-      }
+    if (const json::Value* env = e.find("env")) {
+      for (const auto& m : env->members()) c.spec.env[m.key] = expand(m.value.string_value(), root_dir);
     }
-    if (const json::Value* b = e.find("build"); b && b->is_string()) c.build = b->string_value();
+    if (const json::Value* b = e.find("build")) c.build = b->string_value();
     if (const json::Value* req = e.find("requires")) {
-      if (req->is_string()) c.requires_env.push_back(req->string_value());
-      if (req->is_array()) {
-        for (const auto& r : req->items()) {
-          if (r.is_string()) c.requires_env.push_back(r.string_value());
-        }
-      }
-      if (req->is_object()) {
-        if (const json::Value* env = req->find("env")) {
-          if (env->is_string()) c.requires_env.push_back(env->string_value());
-          if (env->is_array()) {
-            for (const auto& r : env->items()) {
-              if (r.is_string()) c.requires_env.push_back(r.string_value());
-            }
-          }
-        }
-      }
+      for (const auto& r : req->items()) c.requires_env.push_back(r.string_value());
     }
-    if (const json::Value* d = e.find("default"); d && d->is_bool()) c.default_on = d->as_bool();
+    if (const json::Value* d = e.find("default")) c.default_on = d->as_bool();
     for (const auto& var : c.requires_env) {
       const char* v = std::getenv(var.c_str());
       if (!v || !*v) {

@@ -1,9 +1,11 @@
 // adapter_config.hpp: which adapters exist and how to start them (adapters/default.json), plus
 // ad-hoc adapters from the command line (--adapter NAME='COMMAND ARGS').
 //
-// Each entry: {"name", "argv": [...], "cwd", "env": {...}, "build", "requires": ["ENV_VAR", ...],
-// "default": bool}. "${ROOT}" is the repository root; "${VAR}" any environment variable. An entry
-// is unavailable (with the reason said) when a required variable is unset or its program is missing.
+// The file is an array of entries {"name", "description", "argv": [...], "cwd", "env": {...}, "build",
+// "requires": ["ENV_VAR", ...], "default": bool}, as schemas/adapter-config.schema.json defines it;
+// a file that breaks the schema is refused with the JSON Pointer and what was expected there. "${ROOT}" is
+// the repository root; "${VAR}" any environment variable. An entry is unavailable (with the reason said) when
+// a required variable is unset or its program is missing.
 #pragma once
 
 #include <map>
@@ -24,7 +26,7 @@ struct AdapterConfig {
   std::optional<std::string> unavailable;  ///< why it cannot be started here, if so
 };
 
-/// Reads the configuration file. Errors name the file, the entry and the field.
+/// Reads the configuration file. Errors name the file, the JSON Pointer, the entry and what was expected.
 Result<std::vector<AdapterConfig>, std::string> load_adapter_config(const std::string& path,
                                                                     const std::string& root_dir);
 

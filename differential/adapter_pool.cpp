@@ -74,16 +74,18 @@ constexpr std::size_t kFailuresInARow = 3;
 // InFlight::slot of the canary, which belongs to no slot of the call.
 constexpr std::size_t kCanary = static_cast<std::size_t>(-1);
 
-enum class Kind { kDecode, kBench };
+enum class Kind { kDecode, kBench, kValidate };
 
 struct Slot {  // one request of the current decode() or bench() call
   Kind kind = Kind::kDecode;
-  const DecodeRequest* request = nullptr;
+  const DecodeRequest* request = nullptr;     // kDecode, kBench
+  const ValidateRequest* document = nullptr;  // kValidate
   std::uint64_t iterations = 0;
   bool done = false;
   bool retried = false;  // was a bystander of a failure: sent again, alone
-  ImplResult result;
+  ImplResult result;     // a decode's answer, or the harness's verdict (crash, timeout, ...) on any kind
   std::optional<std::uint64_t> nanos;
+  std::optional<ValidateResult> verdict;  // a validate's answer
 };
 
 struct InFlight {
@@ -139,6 +141,7 @@ class AdapterPool::Impl {
   std::optional<StartError> start();
   std::vector<ImplResult> decode(const std::vector<DecodeRequest>& requests);
   std::optional<std::uint64_t> bench(const DecodeRequest& request, std::uint64_t iterations);
+  std::vector<ValidateResult> validate(const std::vector<ValidateRequest>& requests);
   void shutdown();
   Stats stats() const {
     Stats s = counters;
@@ -240,6 +243,7 @@ void AdapterPool::Impl::finish(std::size_t slot, Outcome outcome, std::string me
   s.result.stderr_tail = std::move(tail);
   s.result.millis = ms;
   s.nanos.reset();
+  s.verdict.reset();
   if (!s.done) ++done_count;
   s.done = true;
   if (outcome == Outcome::kCrash) ++counters.crashes;
@@ -418,6 +422,16 @@ void AdapterPool::Impl::on_answer(Proc& p, std::string_view line) {
     s.result = std::move(result).value();
     s.result.implementation = spec.name;
     s.result.millis = millis(now - f.sent);
+  } else if (s.kind == Kind::kValidate) {
+    auto verdict = protocol::parse_validate_answer(answer);
+    if (!verdict.ok()) {
+      fail(p, f.slot, Outcome::kProtocol,
+           "answer to validate " + std::to_string(*id) + ": " + verdict.error());
+      return;
+    }
+    s.verdict = std::move(verdict).value();
+    s.verdict->implementation = spec.name;
+    s.verdict->millis = millis(now - f.sent);
   } else {
     auto nanos = protocol::parse_bench_answer(answer);
     if (!nanos.ok()) {
@@ -537,6 +551,8 @@ void AdapterPool::Impl::dispatch() {
     Clock::duration budget = options.deadline;
     if (s.kind == Kind::kDecode) {
       best->process->enqueue(protocol::decode_request(id, s.request->root, s.request->input));
+    } else if (s.kind == Kind::kValidate) {
+      best->process->enqueue(protocol::validate_request(id, s.document->document, s.document->input));
     } else {
       // The bench op runs `iterations` decodes: allow a tenth of a deadline for each.
       budget *= static_cast<long>(std::clamp<std::uint64_t>((s.iterations + 9) / 10, 1, 1000000));
@@ -808,6 +824,64 @@ std::optional<std::uint64_t> AdapterPool::Impl::bench(const DecodeRequest& reque
   return nanos;
 }
 
+std::vector<ValidateResult> AdapterPool::Impl::validate(const std::vector<ValidateRequest>& requests) {
+  std::vector<ValidateResult> results(requests.size());
+  if (!identity.has_layer(kCanonicalLayer)) {
+    for (auto& r : results) {
+      r.implementation = spec.name;
+      r.verdict = Verdict::kUnsupported;
+      r.message = "the adapter's hello does not list the canonical layer";
+    }
+    return results;
+  }
+  slots.assign(requests.size(), Slot{});
+  done_count = 0;
+  pending.clear();
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    slots[i].kind = Kind::kValidate;
+    slots[i].document = &requests[i];
+    pending.push_back(i);
+  }
+  if (closed || stop_requested()) {
+    for (std::size_t i = 0; i < slots.size(); ++i)
+      abandon(i, closed ? "the pool is shut down" : "interrupted");
+  } else if (!requests.empty()) {
+    run_batch();
+  }
+  counters.requests += requests.size();
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    Slot& s = slots[i];
+    if (s.verdict) {
+      results[i] = std::move(*s.verdict);
+      continue;
+    }
+    // The harness's own verdict (crash, timeout, protocol, abandoned), carried in the decode result.
+    ValidateResult& r = results[i];
+    r.implementation = spec.name;
+    switch (s.result.outcome) {
+      case Outcome::kCrash:
+        r.verdict = Verdict::kCrash;
+        break;
+      case Outcome::kTimeout:
+        r.verdict = Verdict::kTimeout;
+        break;
+      case Outcome::kProtocol:
+        r.verdict = Verdict::kProtocol;
+        break;
+      default:
+        r.verdict = Verdict::kError;
+        break;
+    }
+    r.message = s.result.message;
+    r.stderr_tail = std::move(s.result.stderr_tail);
+    r.millis = s.result.millis;
+    r.abandoned = s.result.abandoned;
+  }
+  slots.clear();
+  done_count = 0;
+  return results;
+}
+
 void AdapterPool::Impl::shutdown() {
   if (closed) return;
   closed = true;
@@ -849,6 +923,10 @@ std::vector<ImplResult> AdapterPool::decode(const std::vector<DecodeRequest>& re
 
 std::optional<std::uint64_t> AdapterPool::bench(const DecodeRequest& request, std::uint64_t iterations) {
   return impl_->bench(request, iterations);
+}
+
+std::vector<ValidateResult> AdapterPool::validate(const std::vector<ValidateRequest>& requests) {
+  return impl_->validate(requests);
 }
 
 AdapterPool::Stats AdapterPool::stats() const { return impl_->stats(); }

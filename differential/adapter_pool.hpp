@@ -58,6 +58,12 @@ struct DecodeRequest {
   std::string input;  ///< raw payload bytes
 };
 
+/// Layer 2: one payload to validate canonically as one schema document.
+struct ValidateRequest {
+  std::string document;  ///< a schema document name without .schema.json ("intercept-request")
+  std::string input;     ///< raw payload bytes
+};
+
 class AdapterPool {
  public:
   /// Starts `options.processes` processes and completes their handshakes.
@@ -70,6 +76,11 @@ class AdapterPool {
   /// Decodes every request (pipelined across the pool's processes) and returns one result per
   /// request, in request order. Never throws for adapter misbehaviour: that becomes a result.
   std::vector<ImplResult> decode(const std::vector<DecodeRequest>& requests);
+
+  /// Validates every request canonically (the validate op, pipelined like decode() and with the same
+  /// robustness) and returns one result per request, in request order. An adapter whose hello does
+  /// not list the canonical layer is not asked: every result is unsupported, saying so.
+  std::vector<ValidateResult> validate(const std::vector<ValidateRequest>& requests);
 
   /// The optional bench op: total in-process nanoseconds the adapter reports for `iterations`
   /// parse+encode of one payload, or nullopt if the adapter does not support it.

@@ -7,8 +7,9 @@
 // echoed, 64 pipelined requests each answered once in any order, unknown root -> unsupported,
 // invalid base64 -> error "invalid base64", text that is not JSON -> rejected with invalid_json,
 // bytes that are not UTF-8 -> error or rejected, a 1 MiB payload, bad request lines -> error with
-// id null (or the request's integer id), the optional bench op, shutdown and end of input -> exit 0.
-// Every answer is also held to the structure the pool enforces (protocol::parse_decode_answer).
+// id null (or the request's integer id), the optional bench op, the validate op (when the hello
+// lists the canonical layer), shutdown and end of input -> exit 0. Every line is held to its schema
+// in schemas/adapter-*.schema.json and to the structure the pool enforces (protocol_codec.hpp).
 // After each check a follow-up request must be answered next, so an extra line (a second answer, an
 // unsolicited note) or a death is charged to the check that caused it; a check that leaves the
 // adapter dead, hung or out of step gets a fresh process for the next one.
@@ -32,6 +33,8 @@ struct Options {
   std::size_t large_payload_bytes = std::size_t{1} << 20;
   std::size_t stderr_tail_bytes = 1200;
   std::vector<std::string> only;  ///< run just these checks (empty: all); the handshake always runs
+  /// The document the validate-op check asks for (one every SDK's canonical entrypoint knows).
+  std::string validate_document = "intercept-request";
 };
 
 struct CheckResult {

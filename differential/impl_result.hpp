@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "json/value.hpp"
@@ -36,6 +37,43 @@ struct ImplResult {
   bool abandoned = false;
 };
 
+/// Layer 2 (canonical validation): the adapter's four verdicts, then the harness's own as for Outcome.
+enum class Verdict { kValid, kInvalid, kUnsupported, kError, kCrash, kTimeout, kProtocol };
+inline const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kValid:
+      return "valid";
+    case Verdict::kInvalid:
+      return "invalid";
+    case Verdict::kUnsupported:
+      return "unsupported";
+    case Verdict::kError:
+      return "error";
+    case Verdict::kCrash:
+      return "crash";
+    case Verdict::kTimeout:
+      return "timeout";
+    case Verdict::kProtocol:
+      return "protocol";
+  }
+  return "error";
+}
+
+/// What one implementation's canonical validation said about one payload as one schema document.
+struct ValidateResult {
+  std::string implementation;
+  Verdict verdict = Verdict::kError;
+  std::vector<std::string> error_paths;  ///< JSON Pointers the validator reported (invalid only)
+  std::optional<std::string> message;    ///< the SDK's text; error / crash / timeout / protocol detail
+  std::string stderr_tail;               ///< for crash, timeout, protocol: the adapter's last stderr
+  double millis = 0;
+  bool abandoned = false;  ///< never answered: the harness gave the request up (not compared)
+};
+
+/// The comparison layers of adapter protocol v1 (hello's "layers").
+inline constexpr const char* kStructuralLayer = "structural";
+inline constexpr const char* kCanonicalLayer = "canonical";
+
 /// Who an adapter is (its hello answer).
 struct Identity {
   std::string name;  ///< as configured ("python/direct"); the hello's implementation.name is `reported_name`
@@ -44,6 +82,13 @@ struct Identity {
   std::optional<std::string> schema_bundle;
   std::vector<std::string> roots;  ///< snake_case
   bool reports_warnings = true;    ///< hello's "reportsWarnings": false for paths that cannot return warnings
+  std::vector<std::string> layers{kStructuralLayer};  ///< hello's "layers" (absent: structural only)
+  bool has_layer(std::string_view layer) const {
+    for (const auto& l : layers) {
+      if (l == layer) return true;
+    }
+    return false;
+  }
 };
 
 }  // namespace crosscheck::differential

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <future>
 
+#include "differential/reference_validation.hpp"
 #include "differential/stop_signal.hpp"
 #include "schema/loader.hpp"
 
@@ -112,6 +113,7 @@ ImplementationSet::ImplementationSet(std::shared_ptr<const schema::Ir> default_s
       m->identity.version = CROSSCHECK_VERSION;
       m->identity.lock = m->ir->lock;
       m->identity.schema_bundle = m->ir->source_path;
+      m->identity.layers = reference_layers();
       for (const auto& r : m->ir->roots) m->identity.roots.push_back(r.snake_name);
       m->decoder = std::make_unique<decoder::Decoder>(*m->ir);
       members_.insert(members_.begin() + static_cast<long>(i), std::move(m));
@@ -152,6 +154,36 @@ std::string ImplementationSet::group_key(const Member& m, const std::string& roo
   bool supported = m.identity.roots.empty() || std::find(m.identity.roots.begin(), m.identity.roots.end(),
                                                          root) != m.identity.roots.end();
   return supported ? r->closure_hash : "";
+}
+
+std::vector<std::vector<ValidateResult>> ImplementationSet::validate(
+    const std::vector<ValidateRequest>& batch) {
+  std::vector<std::vector<ValidateResult>> per_member(members_.size());
+  std::vector<std::future<std::vector<ValidateResult>>> pending(members_.size());
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    if (members_[i]->pool) {
+      AdapterPool* pool = members_[i]->pool.get();
+      pending[i] = std::async(std::launch::async, [pool, &batch] { return pool->validate(batch); });
+    }
+  }
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    if (members_[i]->pool) continue;
+    for (const auto& req : batch) {
+      auto start = std::chrono::steady_clock::now();
+      ValidateResult r = validate_reference(*members_[i]->ir, req.document, req.input);
+      r.millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      per_member[i].push_back(std::move(r));
+    }
+  }
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    if (members_[i]->pool) per_member[i] = pending[i].get();
+    for (auto& r : per_member[i]) r.implementation = members_[i]->name;
+  }
+  std::vector<std::vector<ValidateResult>> out(batch.size());
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    for (auto& results : per_member) out[k].push_back(std::move(results[k]));
+  }
+  return out;
 }
 
 std::vector<PayloadResults> ImplementationSet::run(const std::vector<DecodeRequest>& batch) {

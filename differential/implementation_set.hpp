@@ -51,6 +51,11 @@ class ImplementationSet {
   /// Decodes a batch on every implementation (adapters pipelined and in parallel) and compares.
   std::vector<PayloadResults> run(const std::vector<DecodeRequest>& batch);
 
+  /// Layer 2: validates a batch canonically on every implementation (adapters pipelined and in
+  /// parallel). One vector per payload, one result per implementation in names() order; an
+  /// implementation without the canonical layer answers unsupported, saying so. Not compared here.
+  std::vector<std::vector<ValidateResult>> validate(const std::vector<ValidateRequest>& batch);
+
   /// root -> implementation -> closure hash prefix ("" when the implementation lacks the root).
   std::map<std::string, std::map<std::string, std::string>> skew_table() const;
   /// Roots whose implementations are not all in one group.

@@ -3,8 +3,14 @@
 
 #include <cctype>
 #include <charconv>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
 
+#include "differential/adapter_config.hpp"
 #include "json/parse.hpp"
+#include "json/schema_validator.hpp"
 #include "json/write.hpp"
 #include "util/base64.hpp"
 
@@ -32,6 +38,54 @@ std::optional<std::string> optional_string(const Value& object, const char* memb
   return std::nullopt;
 }
 
+struct LineSchema {
+  const char* file;
+  const char* def;  // the $defs entry the line must match, or nullptr for the whole document
+};
+
+LineSchema line_schema(Line kind) {
+  switch (kind) {
+    case Line::kHelloReply:
+      return {"adapter-hello.schema.json", "reply"};
+    case Line::kHelloRefusal:
+      return {"adapter-hello.schema.json", "refusal"};
+    case Line::kDecodeAnswer:
+      return {"adapter-answer.schema.json", nullptr};
+    case Line::kBenchReply:
+      return {"adapter-bench.schema.json", "reply"};
+    case Line::kValidateAnswer:
+      return {"adapter-validate.schema.json", "reply"};
+  }
+  return {"adapter-answer.schema.json", nullptr};
+}
+
+// The validator for one line kind: the shipped file, narrowed to its $defs entry by a "$ref" at
+// the top (the entry's own "$ref"s stay inside the same document). Loaded once per process.
+const json::SchemaValidator& validator_for(Line kind) {
+  static std::mutex mutex;
+  static std::map<Line, json::SchemaValidator> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = cache.find(kind); it != cache.end()) return it->second;
+  LineSchema where = line_schema(kind);
+  std::string path = repository_root() + "/schemas/" + where.file;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto parsed = json::parse(text.str());
+  if (!in || !parsed.ok()) throw Fatal("crosscheck's own schema " + path + " cannot be read as JSON");
+  Value schema = std::move(parsed).value();
+  if (where.def != nullptr) {
+    const Value* defs = schema.find("$defs");
+    Value narrowed = Value::object();
+    narrowed.add("$defs", defs ? *defs : Value::object());
+    narrowed.add("$ref", Value::string(std::string("#/$defs/") + where.def));
+    schema = std::move(narrowed);
+  }
+  auto validator = json::SchemaValidator::from_value(std::move(schema));
+  if (!validator.ok()) throw Fatal("crosscheck's own schema " + path + ": " + validator.error());
+  return cache.emplace(kind, std::move(validator).value()).first->second;
+}
+
 std::string request_head(const char* op, std::uint64_t id, std::string_view root, std::string_view input) {
   std::string line = "{\"op\":\"";
   line += op;
@@ -56,6 +110,18 @@ std::string bench_request(std::uint64_t id, std::string_view root, std::string_v
 
 std::string shutdown_request() { return "{\"op\":\"shutdown\"}\n"; }
 
+std::string validate_request(std::uint64_t id, std::string_view document, std::string_view input) {
+  return "{\"op\":\"validate\",\"id\":" + std::to_string(id) + ",\"document\":" + json::quote(document) +
+         ",\"input\":\"" + base64_encode(input) + "\"}\n";
+}
+
+std::optional<std::string> schema_problem(Line kind, const Value& line) {
+  auto bad = validator_for(kind).validate(line);
+  if (!bad) return std::nullopt;
+  return "at " + (bad->pointer.empty() ? std::string("\"\"") : bad->pointer) + ": " + bad->message +
+         " (schemas/" + line_schema(kind).file + ")";
+}
+
 Result<Identity, std::string> parse_hello(std::string_view line, std::size_t max_bytes) {
   json::ParseLimits limits;
   limits.max_bytes = max_bytes;
@@ -75,38 +141,28 @@ Result<Identity, std::string> parse_hello(std::string_view line, std::size_t max
   if (auto version = integer(*protocol); !version || *version != kVersion) {
     return "protocol " + json::write(*protocol) + " (expected " + std::to_string(kVersion) + ")";
   }
+  if (auto problem = schema_problem(Line::kHelloReply, hello)) return "hello breaks its schema " + *problem;
   Identity id;
-  const Value* impl = hello.find("implementation");
-  if (impl == nullptr || !impl->is_object()) return std::string("hello lacks an \"implementation\" object");
-  struct Field {
-    const char* name;
-    std::string* out;
-    bool required;
-  };
-  for (const Field& f : {Field{"name", &id.reported_name, true}, Field{"language", &id.language, true},
-                         Field{"version", &id.version, true},
-                         Field{"languageVersion", &id.language_version, false}, Field{"os", &id.os, false}}) {
-    const Value* v = impl->find(f.name);
-    if (v != nullptr && v->is_string()) {
-      *f.out = v->string_value();
-    } else if (f.required || (v != nullptr && !v->is_null())) {
-      return std::string("hello lacks a string implementation.") + f.name;
+  const Value& impl = *hello.find("implementation");
+  id.reported_name = impl.find("name")->string_value();
+  id.language = impl.find("language")->string_value();
+  id.version = impl.find("version")->string_value();
+  if (const Value* v = impl.find("languageVersion")) id.language_version = v->string_value();
+  if (const Value* v = impl.find("os")) id.os = v->string_value();
+  if (const Value* lock = hello.find("lock"); !lock->is_null()) id.lock = *lock;
+  if (const Value* bundle = hello.find("schemaBundle"); bundle->is_string())
+    id.schema_bundle = bundle->string_value();
+  for (const Value& r : hello.find("roots")->items()) {
+    if (!id.roots.empty() && id.roots.back() >= r.string_value()) {
+      return "hello's roots are not sorted: " + json::quote(id.roots.back()) + " before " +
+             json::quote(r.string_value());
     }
-  }
-  if (const Value* lock = hello.find("lock"); lock != nullptr && !lock->is_null()) {
-    if (!lock->is_object()) return std::string("hello's \"lock\" must be an object or null");
-    id.lock = *lock;
-  }
-  if (auto problem = optional_string(hello, "schemaBundle", id.schema_bundle)) return *problem;
-  const Value* roots = hello.find("roots");
-  if (roots == nullptr || !roots->is_array()) return std::string("hello lacks a \"roots\" array");
-  for (const Value& r : roots->items()) {
-    if (!r.is_string()) return std::string("hello's \"roots\" must hold strings");
     id.roots.push_back(r.string_value());
   }
-  if (const Value* warnings = hello.find("reportsWarnings"); warnings != nullptr) {
-    if (!warnings->is_bool()) return std::string("hello's \"reportsWarnings\" must be a boolean");
-    id.reports_warnings = warnings->as_bool();
+  if (const Value* warnings = hello.find("reportsWarnings")) id.reports_warnings = warnings->as_bool();
+  if (const Value* layers = hello.find("layers")) {
+    id.layers.clear();
+    for (const Value& l : layers->items()) id.layers.push_back(l.string_value());
   }
   return id;
 }
@@ -158,6 +214,30 @@ Result<ImplResult, std::string> parse_decode_answer(const Value& answer) {
     r.encoded = base64_decode(*encoded);
     if (!r.encoded) return "\"encoded\" is not valid base64: " + excerpt(*encoded, 60);
   }
+  return r;
+}
+
+Result<ValidateResult, std::string> parse_validate_answer(const Value& answer) {
+  ValidateResult r;
+  if (answer.find("diagnostics") != nullptr) {  // a decode-style answer: the op is not known there
+    auto decoded = parse_decode_answer(answer);
+    if (!decoded.ok()) return decoded.error();
+    if (decoded->outcome != Outcome::kError) {
+      return "a decode answer (outcome " + std::string(outcome_name(decoded->outcome)) +
+             ") to a validate request";
+    }
+    r.verdict = Verdict::kError;
+    r.message = decoded->message;
+    return r;
+  }
+  if (auto problem = schema_problem(Line::kValidateAnswer, answer)) return "breaks its schema " + *problem;
+  const std::string& outcome = answer.find("outcome")->string_value();
+  for (Verdict v : {Verdict::kValid, Verdict::kInvalid, Verdict::kUnsupported, Verdict::kError}) {
+    if (outcome == verdict_name(v)) r.verdict = v;
+  }
+  for (const Value& e : answer.find("errors")->items())
+    r.error_paths.push_back(e.find("path")->string_value());
+  if (const Value* m = answer.find("message"); m->is_string()) r.message = m->string_value();
   return r;
 }
 

@@ -9,6 +9,13 @@
 // The root table is registered from sdk_gen.go, which install.sh writes from the checkout's own
 // generated.go (one register call per Parse<Root>/Encode<Root> pair), so it always matches the
 // SDK. The raw bytes go to the SDK unchanged: Go takes []byte, so invalid UTF-8 reaches it too.
+//
+// Layer 2 (the validate op, text path only): interop.NewValidator(dir) then Validate(kind, bytes),
+// the SDK's only public canonical entrypoint (santhosh-tekuri/jsonschema with formats asserted,
+// after the generated parse), for its six documents. It reads a schema folder, not the bundle the
+// SDK embeds (internal/canonical is not importable): the canonical layer is listed in hello only
+// when AHP_SCHEMA_DIR names one. Its intercept-request check also compares the request id with the
+// event id, a rule beyond the schema.
 package main
 
 import (
@@ -24,9 +31,11 @@ import (
 	"regexp"
 	"runtime"
 	"sort"
+	"strings"
 	"time"
 
 	ahp "github.com/agenthooksprotocol/go-sdk"
+	"github.com/agenthooksprotocol/go-sdk/interop"
 )
 
 const protocol = 1
@@ -61,7 +70,7 @@ func register[T any](name string, parse func([]byte) ahp.ParseResult[T], encode 
 			if !r.OK {
 				return answer{Outcome: "rejected", Diagnostics: convert(r.Diagnostics)}
 			}
-			out, err := encode(r.Value)
+			out, err := encodeGuarded(func() ([]byte, error) { return encode(r.Value) })
 			return accepted(convert(r.Diagnostics), out, err)
 		},
 		direct: func(in []byte) answer {
@@ -75,7 +84,7 @@ func register[T any](name string, parse func([]byte) ahp.ParseResult[T], encode 
 				return a
 			}
 			// Direct decoding returns no warnings: this path reports acceptance and re-encoding only.
-			out, err := json.Marshal(value)
+			out, err := encodeGuarded(func() ([]byte, error) { return json.Marshal(value) })
 			return accepted([]diagnostic{}, out, err)
 		},
 	}
@@ -87,6 +96,16 @@ func convert(in []ahp.ParseDiagnostic) []diagnostic {
 		out = append(out, diagnostic{d.Path, string(d.Code), string(d.Severity)})
 	}
 	return out
+}
+
+// encodeGuarded runs an encode call; a panic in it is its encodeError (the parse did succeed).
+func encodeGuarded(encode func() ([]byte, error)) (out []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return encode()
 }
 
 func accepted(diagnostics []diagnostic, out []byte, err error) answer {
@@ -115,16 +134,56 @@ func guarded(f func([]byte) answer, in []byte) (a answer) {
 	return f(in)
 }
 
+// A request line's members, each kept raw so that one of the wrong type spoils only itself: the id
+// of a request with a bad root is still echoed.
 type request struct {
-	Op         string          `json:"op"`
-	Protocol   json.RawMessage `json:"protocol"`
-	ID         json.Number     `json:"id"`
-	Root       *string         `json:"root"`
-	Input      *string         `json:"input"`
-	Iterations int64           `json:"iterations"`
+	Op         string
+	Protocol   json.RawMessage
+	ID         any // the id's JSON integer literal as json.Number, or nil
+	Root       *string
+	Document   *string
+	Input      *string
+	Iterations int64
 }
 
 var integer = regexp.MustCompile(`^-?[0-9]+$`)
+
+func parseRequest(line []byte) (request, error) {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(line, &members); err != nil {
+		return request{}, err
+	}
+	var req request
+	// Only a JSON number literal is an id: a string "5" is not one (answered with id null).
+	if raw := bytes.TrimSpace(members["id"]); integer.Match(raw) {
+		req.ID = json.Number(raw)
+	}
+	str := func(name string) *string {
+		var s string
+		if raw, ok := members[name]; ok && json.Unmarshal(raw, &s) == nil && raw[0] == '"' {
+			return &s
+		}
+		return nil
+	}
+	if op := str("op"); op != nil {
+		req.Op = *op
+	}
+	req.Protocol = members["protocol"]
+	req.Root, req.Document, req.Input = str("root"), str("document"), str("input")
+	if raw, ok := members["iterations"]; ok {
+		_ = json.Unmarshal(raw, &req.Iterations)
+	}
+	return req, nil
+}
+
+// decodeInput is strict standard base64: Go's decoder skips '\r' and '\n' even in Strict mode, which
+// the protocol does not allow.
+func decodeInput(s string) ([]byte, error) {
+	if strings.ContainsAny(s, "\r\n") {
+		return nil, errors.New("invalid base64")
+	}
+	return base64.StdEncoding.Strict().DecodeString(s)
+}
 
 func pick(c codec, direct bool) func([]byte) answer {
 	if direct {
@@ -151,8 +210,12 @@ func hello(direct bool) map[string]any {
 	if _, err := os.Stat(sdkBundle); sdkBundle != "" && err == nil {
 		bundle = sdkBundle
 	}
+	layers := []string{"structural"}
+	if validator != nil && !direct {
+		layers = append(layers, "canonical")
+	}
 	return map[string]any{"op": "hello", "protocol": protocol, "roots": names, "lock": lock,
-		"schemaBundle": bundle, "reportsWarnings": !direct,
+		"schemaBundle": bundle, "reportsWarnings": !direct, "layers": layers,
 		"implementation": map[string]any{"name": name, "language": "go", "path": path,
 			"version": sdkVersion, "languageVersion": runtime.Version(),
 			"os": runtime.GOOS + "-" + runtime.GOARCH}}
@@ -160,15 +223,11 @@ func hello(direct bool) map[string]any {
 
 // handle answers one request line; it returns the reply (nil for none) and an exit code (-1: go on).
 func handle(line []byte, direct bool) (any, int) {
-	var req request
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if err := dec.Decode(&req); err != nil {
+	req, err := parseRequest(line)
+	if err != nil {
 		return failure("bad request: " + err.Error()), -1
 	}
-	var id any
-	if integer.MatchString(string(req.ID)) {
-		id = req.ID
-	}
+	id := req.ID
 	switch req.Op {
 	case "hello":
 		if string(req.Protocol) != "1" {
@@ -178,6 +237,11 @@ func handle(line []byte, direct bool) (any, int) {
 		return hello(direct), -1
 	case "shutdown":
 		return nil, 0
+	case "validate":
+		if !direct {
+			return validate(id, req), -1
+		}
+		return withID(failure(fmt.Sprintf("bad request: unknown op %q", req.Op)), id), -1
 	case "decode", "bench":
 		if id == nil || req.Root == nil || req.Input == nil {
 			return withID(failure("bad request: needs an integer id, a string root and input"), id), -1
@@ -186,7 +250,7 @@ func handle(line []byte, direct bool) (any, int) {
 		return withID(failure(fmt.Sprintf("bad request: unknown op %q", req.Op)), id), -1
 	}
 	c, known := roots[*req.Root]
-	in, err := base64.StdEncoding.Strict().DecodeString(*req.Input)
+	in, err := decodeInput(*req.Input)
 	if req.Op == "bench" {
 		return bench(id, req.Iterations, pick(c, direct), known, in, err), -1
 	}
@@ -199,6 +263,49 @@ func handle(line []byte, direct bool) (any, int) {
 		return withID(failure("invalid base64"), id), -1
 	}
 	return withID(guarded(pick(c, direct), in), id), -1
+}
+
+type verdict struct {
+	ID      any         `json:"id"`
+	Outcome string      `json:"outcome"`
+	Errors  []errorPath `json:"errors"`
+	Message *string     `json:"message"`
+}
+
+type errorPath struct {
+	Path string `json:"path"`
+}
+
+// The six documents interop.Validator compiles.
+var documents = map[string]bool{"registration": true, "intercept-request": true, "intercept-response": true,
+	"capabilities": true, "capabilities-request": true, "capabilities-response": true}
+
+var validator *interop.Validator // nil: no schema folder, no canonical layer
+
+func validate(id any, req request) verdict {
+	switch {
+	case id == nil || req.Document == nil || req.Input == nil:
+		return verdict{id, "error", []errorPath{}, text("bad request: validate needs an integer id, a string document and input")}
+	case validator == nil || !documents[*req.Document]:
+		return verdict{id, "unsupported", []errorPath{}, text(fmt.Sprintf("no canonical validation of %q here", *req.Document))}
+	}
+	in, err := decodeInput(*req.Input)
+	if err != nil {
+		return verdict{id, "error", []errorPath{}, text("invalid base64")}
+	}
+	v := verdict{ID: id, Outcome: "valid", Errors: []errorPath{}}
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				v = verdict{id, "error", []errorPath{}, text(fmt.Sprintf("panic: %v", p))}
+			}
+		}()
+		// The SDK reports no instance path, only its text: errors stay empty.
+		if _, err := validator.Validate(*req.Document, in); err != nil {
+			v.Outcome, v.Message = "invalid", text(err.Error())
+		}
+	}()
+	return v
 }
 
 func bench(id any, iterations int64, run func([]byte) answer, known bool, in []byte, err error) any {
@@ -229,6 +336,14 @@ func main() {
 	if (*path != "text" && *path != "direct") || flag.NArg() != 0 {
 		fmt.Fprintln(os.Stderr, "usage: crosscheck-adapter-go [-path text|direct]")
 		os.Exit(2)
+	}
+	if dir := os.Getenv("AHP_SCHEMA_DIR"); dir != "" && *path == "text" {
+		v, err := interop.NewValidator(dir)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "canonical layer off: interop.NewValidator:", err)
+		} else {
+			validator = v
+		}
 	}
 	in, out := bufio.NewReaderSize(os.Stdin, 1<<20), bufio.NewWriter(os.Stdout)
 	for {

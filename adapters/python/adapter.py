@@ -5,6 +5,9 @@ Two decoding paths of the same installed package:
   text (default)  agenthooksprotocol.generated.parse_<root>(text) then encode_<root>(value)
   --path direct   agenthooksprotocol.<Pascal>.from_dict(json.loads(text)) then encode_<root>(model)
 The root table is built from the generated module itself, so it always matches the SDK.
+Layer 2 (the validate op): agenthooksprotocol.runtime.Validator().validate(document, value), the
+SDK's public canonical entrypoint (jsonschema with its format checker, then the generated parse),
+on the value the SDK's own wire reader (agenthooksprotocol.interop.loads) makes of the text.
 No test logic lives here: the harness compares, retries and minimizes.
 """
 
@@ -20,6 +23,8 @@ from decimal import Decimal
 
 import agenthooksprotocol
 import agenthooksprotocol.generated as generated
+import agenthooksprotocol.interop as interop
+import agenthooksprotocol.runtime as runtime
 
 PROTOCOL = 1
 PACKAGE_DIR = os.path.dirname(os.path.abspath(generated.__file__))
@@ -81,6 +86,16 @@ def build_table(path):
     return {root: run for root, run in table.items() if run is not None}
 
 
+def build_validator():
+    """The SDK's canonical validator and the documents it validates: those of its bundle that have
+    both a canonical schema and a generated codec (Validator.validate needs both)."""
+    validator = runtime.Validator()
+    documents = sorted(name[:-len(".schema.json")] for name in validator.validators
+                       if name.endswith(".schema.json")
+                       and callable(getattr(generated, "parse_" + name[:-len(".schema.json")].replace("-", "_"), None)))
+    return validator, documents
+
+
 def read_lock():
     try:
         with open(os.path.join(PACKAGE_DIR, "ahp-codegen.lock.json"), encoding="utf-8") as f:
@@ -99,7 +114,9 @@ def hello(path, table):
                 "languageVersion": platform.python_version(),
                 "os": "%s-%s" % (sys.platform, platform.machine())},
             "lock": read_lock(), "schemaBundle": bundle if os.path.isfile(bundle) else None,
-            "roots": sorted(table), "reportsWarnings": path != "direct"}
+            "roots": sorted(table), "reportsWarnings": path != "direct",
+            # One canonical entrypoint per SDK: the text path answers it, the direct path does not.
+            "layers": ["structural"] if path == "direct" else ["structural", "canonical"]}
 
 
 def answer(rid, outcome, diagnostics=(), encoded=None, encode_error=None, message=None):
@@ -141,6 +158,40 @@ def decode(table, rid, request):
     return answer(rid, outcome, diagnostics, base64.b64encode(encoded).decode("ascii"))
 
 
+def verdict(rid, outcome, paths=(), message=None):
+    return {"id": rid, "outcome": outcome, "errors": [{"path": p} for p in paths], "message": message}
+
+
+def pointer(text):
+    """The instance path Validator names ('a/0/b', jsonschema's path joined by '/') as a JSON
+    Pointer. A key holding '/' or '~' cannot be told apart in that text; it is escaped as written."""
+    return "" if not text else "/" + text.replace("~", "~0")
+
+
+def validate(checker, rid, request):
+    validator, documents = checker
+    document = request["document"]
+    if document not in documents:
+        return verdict(rid, "unsupported", message="no canonical validation of %r in this SDK" % document)
+    text, problem = payload(request)
+    if problem:
+        return verdict(rid, "error", message=problem)
+    try:
+        value = interop.loads(text)
+    except (ValueError, RecursionError) as error:  # json's error carries the position
+        return verdict(rid, "invalid", [""], "%s: %s" % (type(error).__name__, error))
+    try:
+        validator.validate(document, value)
+    except runtime.ProtocolError as error:
+        message = str(error)
+        prefix = "Canonical schema rejected %s: " % document
+        paths = [pointer(message[len(prefix):])] if message.startswith(prefix) else []
+        return verdict(rid, "invalid", paths, message)
+    except Exception as error:  # an SDK failure is a result, never the adapter's death
+        return verdict(rid, "error", message="%s: %s" % (type(error).__name__, error))
+    return verdict(rid, "valid")
+
+
 def bench(table, rid, request):
     text, problem = payload(request)
     run = table.get(request["root"])
@@ -158,7 +209,7 @@ def bench(table, rid, request):
     return {"id": rid, "nanos": time.perf_counter_ns() - start}
 
 
-def handle(table, path, line):
+def handle(table, path, line, checker):
     """Returns (answer or None, exit code or None)."""
     try:
         request = json.loads(line)
@@ -176,6 +227,11 @@ def handle(table, path, line):
             if rid is None or not all(isinstance(request[k], str) for k in ("root", "input")):
                 raise ValueError("%s needs an integer id, a string root and input" % op)
             return (decode if op == "decode" else bench)(table, rid, request), None
+        if op == "validate" and path != "direct":
+            if rid is None or not all(isinstance(request.get(k), str) for k in ("document", "input")):
+                return verdict(rid, "error", message="bad request: validate needs an integer id, "
+                                                     "a string document and input"), None
+            return validate(checker, rid, request), None
         if op == "shutdown":
             return None, 0
         return answer(rid, "error", message="bad request: unknown op %r" % op), None
@@ -190,11 +246,12 @@ def main():
         return 2
     path = args[1] if args else "text"
     table = build_table(path)
+    checker = build_validator() if path != "direct" else None
     out = sys.stdout
     for line in sys.stdin.buffer:
         if not line.strip():
             continue
-        reply, code = handle(table, path, line)
+        reply, code = handle(table, path, line, checker)
         if reply is not None:
             out.write(json.dumps(reply, ensure_ascii=True, separators=(",", ":")) + "\n")
             out.flush()

@@ -5,7 +5,12 @@
 // it); we import only its codec module, the package's "./generated" export. Two paths:
 //   text (default)  parse<Root>(text) then encode<Root>(value)
 //   --path object   parse<Root>(JSON.parse(text)) then encode<Root>(value)
-// The root table comes from the module's own parse*/encode* exports. No test logic lives here.
+// The root table comes from the module's own parse*/encode* exports.
+// Layer 2 (the validate op, text path only): the package's "./draft" module, whose public
+// validate<Document>(value) functions run Ajv 2020 with the uri and date-time formats, then the
+// generated parse: eight documents (registration, effect, capabilities, capabilities-request,
+// capabilities-response, intercept-request, intercept-response, observe-notification); any other
+// is unsupported. No test logic lives here.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -70,6 +75,10 @@ function run(codec, text, objectPath) {
       return { outcome: "rejected", diagnostics, message: `JSON.parse: ${e.message}` };
     }
   }
+  // parse<Root> reads a string argument as JSON text: a payload whose value is itself a string is
+  // handed over as the JSON text of that string, so the SDK sees the string value, not text to
+  // parse a second time.
+  if (objectPath && typeof input === "string") input = JSON.stringify(input);
   const result = codec.parse(input);
   if (!result.ok) return { outcome: "rejected", diagnostics: strip(result.diagnostics) };
   try {
@@ -106,6 +115,48 @@ function bench(state, id, request) {
   return { id, nanos: Number(process.hrtime.bigint() - start) };
 }
 
+const camel = (kebab) => kebab.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
+
+// The draft module's validate<Document> functions, by document name.
+function validators(draft) {
+  const out = new Map();
+  for (const document of ["registration", "effect", "capabilities", "capabilities-request",
+    "capabilities-response", "intercept-request", "intercept-response", "observe-notification"]) {
+    const name = "validate" + camel(document).replace(/^./, (c) => c.toUpperCase());
+    if (typeof draft?.[name] === "function") out.set(document, draft[name]);
+  }
+  return out;
+}
+
+function verdict(id, outcome, errors = [], message = null) {
+  return { id, outcome, errors: errors.map((path) => ({ path })), message };
+}
+
+// The SDK's error texts are "<instancePath or '/'>: <message>" (Ajv) or "<path>: <message>" (codec).
+function errorPath(text) {
+  const at = text.indexOf(": ");
+  const path = at < 0 ? null : text.slice(0, at);
+  if (path === "/" || path === "") return "";
+  return path !== null && /^(\/([^~/]|~[01])*)+$/.test(path) ? path : null;
+}
+
+function validate(state, id, request) {
+  const check = state.validators.get(request.document);
+  if (!check) return verdict(id, "unsupported", [], `no canonical validation of "${request.document}" in this SDK`);
+  const { text, problem } = payload(request.input);
+  if (problem) return verdict(id, "error", [], problem);
+  let value;
+  try { value = JSON.parse(text); } catch (e) { return verdict(id, "invalid", [""], `JSON.parse: ${e.message}`); }
+  try {
+    const result = check(value);
+    if (result.ok) return verdict(id, "valid");
+    const paths = result.errors.map(errorPath).filter((p) => p !== null);
+    return verdict(id, "invalid", paths, result.errors.join("; "));
+  } catch (e) {
+    return verdict(id, "error", [], describe(e));
+  }
+}
+
 function hello(state) {
   return {
     op: "hello", protocol: PROTOCOL,
@@ -117,6 +168,7 @@ function hello(state) {
     },
     lock: state.lock, schemaBundle: state.bundle, roots: [...state.roots.keys()].sort(),
     reportsWarnings: true,
+    layers: state.validators.size > 0 ? ["structural", "canonical"] : ["structural"],
   };
 }
 
@@ -139,6 +191,12 @@ function handle(state, line) {
       return [hello(state), null];
     case "shutdown":
       return [null, 0];
+    case "validate":
+      if (state.validators.size === 0) break;
+      if (id === null || typeof request.document !== "string" || typeof request.input !== "string") {
+        return [verdict(id, "error", [], "bad request: validate needs an integer id, a string document and input"), null];
+      }
+      return [validate(state, id, request), null];
     case "decode":
     case "bench":
       if (id === null || typeof request.root !== "string" || typeof request.input !== "string") {
@@ -146,9 +204,8 @@ function handle(state, line) {
         return [answer(id, "error", { message }), null];
       }
       return [(request.op === "decode" ? decode : bench)(state, id, request), null];
-    default:
-      return [answer(id, "error", { message: `bad request: unknown op ${JSON.stringify(request.op)}` }), null];
   }
+  return [answer(id, "error", { message: `bad request: unknown op ${JSON.stringify(request.op)}` }), null];
 }
 
 async function main() {
@@ -168,11 +225,23 @@ async function main() {
     process.stderr.write(`ERROR: no built codec module under ${pkg} (build the checkout first)\n`);
     process.exit(3);
   }
+  // The draft module (canonical validation), text path only; a checkout without it has no layer 2.
+  const draftExport = manifest?.exports?.["./draft"];
+  const draftTarget = typeof draftExport === "string" ? draftExport : draftExport?.default;
+  const draftFile = [draftTarget, "dist/src/draft/index.js"].filter(Boolean).map((c) => resolve(pkg, c))
+    .find((c) => existsSync(c));
+  let draft = null;
+  if (draftFile && args !== "--path object") {
+    try { draft = await import(pathToFileURL(draftFile).href); } catch (e) {
+      process.stderr.write(`canonical layer off: ${describe(e)}\n`);
+    }
+  }
   const built = readJson(join(here, "build", "sdk.json")); // written by install.sh
   const same = built?.packageDir === pkg;
   const state = {
     objectPath: args === "--path object",
     roots: table(await import(pathToFileURL(module).href)),
+    validators: validators(draft),
     version: manifest?.version ?? "unknown",
     revision: same ? built.revision : null,
     lock: readJson(join(pkg, "src", "draft", "ahp-codegen.lock.json")) ??

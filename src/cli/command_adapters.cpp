@@ -24,6 +24,17 @@ std::string lock_field(const differential::Identity& id, const char* field) {
   return v && v->is_string() ? v->string_value() : "-";
 }
 
+// "structural, canonical"; an implementation that answers only the structural layer says so, since
+// it is left out of every canonical comparison.
+std::string layers_text(const differential::Identity& id) {
+  std::string text;
+  for (const auto& l : id.layers) text += (text.empty() ? "" : ", ") + l;
+  if (!id.has_layer(differential::kCanonicalLayer)) {
+    text += " only (no canonical validation: left out of layer-2 comparisons)";
+  }
+  return text;
+}
+
 int list_adapters(AdapterOptions options) {
   auto set = options.start();
   std::cout << "implementations:\n";
@@ -34,7 +45,8 @@ int list_adapters(AdapterOptions options) {
               << "      schema manifest " << lock_field(id, "schemaManifestSha256").substr(0, 16)
               << "  source commit " << lock_field(id, "sourceCommit").substr(0, 12) << "  roots "
               << id.roots.size() << "\n"
-              << "      bundle " << id.schema_bundle.value_or("(none reported)") << "\n";
+              << "      bundle " << id.schema_bundle.value_or("(none reported)") << "\n"
+              << "      layers " << layers_text(id) << "\n";
   }
   for (const auto& f : set->failures()) {
     std::cout << "  " << std::left << std::setw(14) << f.adapter << " UNAVAILABLE: " << f.message << "\n";

@@ -3,11 +3,14 @@
 // tested end to end against a real implementation.
 #include <chrono>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/command.hpp"
 #include "cli/schema_option.hpp"
 #include "decoder/decoder.hpp"
+#include "differential/reference_validation.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "util/base64.hpp"
@@ -47,7 +50,44 @@ Value hello_answer(const schema::Ir& ir) {
   Value roots = Value::array();
   for (const auto& r : ir.roots) roots.push(Value::string(r.snake_name));
   a.add("roots", std::move(roots));
+  Value layers = Value::array();
+  for (const auto& l : differential::reference_layers()) layers.push(Value::string(l));
+  a.add("layers", std::move(layers));
   return a;
+}
+
+Value validate_answer(const Value* id, const char* outcome, const std::vector<std::string>& paths,
+                      const std::optional<std::string>& message) {
+  Value a = Value::object();
+  a.add("id", id ? *id : Value::null());
+  a.add("outcome", Value::string(outcome));
+  Value errors = Value::array();
+  for (const auto& p : paths) {
+    Value e = Value::object();
+    e.add("path", Value::string(p));
+    errors.push(std::move(e));
+  }
+  a.add("errors", std::move(errors));
+  a.add("message", message ? Value::string(*message) : Value::null());
+  return a;
+}
+
+// The validate op (layer 2): the reference's verdict through differential::validate_reference.
+Value validate(const schema::Ir& ir, const Value& req) {
+  const Value* id = req.find("id");
+  const Value* document = req.find("document");
+  const Value* input = req.find("input");
+  bool id_ok =
+      id && id->is_number() && id->number_text().find_first_not_of("0123456789") == std::string::npos;
+  if (!id_ok || !document || !document->is_string() || !input || !input->is_string()) {
+    return validate_answer(
+        id_ok ? id : nullptr, "error", {},
+        std::string("bad request: validate needs an integer id, a document and a base64 input"));
+  }
+  auto bytes = base64_decode(input->string_value());
+  if (!bytes) return validate_answer(id, "error", {}, std::string("invalid base64"));
+  differential::ValidateResult r = differential::validate_reference(ir, document->string_value(), *bytes);
+  return validate_answer(id, differential::verdict_name(r.verdict), r.error_paths, r.message);
 }
 
 int serve(const std::string& schema_path) {
@@ -83,6 +123,10 @@ int serve(const std::string& schema_path) {
       continue;
     }
     if (op_name == "shutdown") return 0;
+    if (op_name == "validate") {
+      send(validate(ir, req));
+      continue;
+    }
     if (op_name != "decode" && op_name != "bench") {
       send(error_answer(id, "bad request: unknown op '" + op_name + "'"));
       continue;

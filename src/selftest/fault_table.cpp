@@ -2,6 +2,7 @@
 #include <set>
 
 #include "json/parse.hpp"
+#include "json/schema_validator.hpp"
 #include "selftest/selftest.hpp"
 #include "util/file.hpp"
 
@@ -12,8 +13,13 @@ Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
   if (!text) return path + ": cannot be read";
   auto parsed = json::parse(*text);
   if (!parsed.ok()) return path + ": not JSON: " + parsed.error().message();
-  const json::Value* list = parsed.value().is_object() ? parsed.value().find("faults") : nullptr;
-  if (!list || !list->is_array()) return path + ": expected an object with a \"faults\" array";
+  // The shipped schema is the definition of the table: every field typed, none unknown.
+  if (auto bad = json::shipped_schema("selftest-faults.schema.json").validate(parsed.value())) {
+    return path + ": at " + (bad->pointer.empty() ? std::string("\"\"") : bad->pointer) + " (" +
+           json::describe_location(parsed.value(), bad->pointer) + "): " + bad->message +
+           " (schemas/selftest-faults.schema.json)";
+  }
+  const json::Value* list = parsed.value().find("faults");
   std::vector<Fault> out;
   std::set<std::string> names;
   for (std::size_t i = 0; i < list->items().size(); ++i) {

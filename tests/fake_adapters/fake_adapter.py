@@ -38,6 +38,9 @@ Per request, markers in the decoded input bytes:
   is answered with outcome error, an unknown root is unsupported, invalid base64 and bytes that are
   not UTF-8 are errors, text that is not JSON is rejected with invalid_json.
 --always MARKER applies a per-request marker to every decode (repeatable), e.g. --always WRONGID.
+--canonical lists the canonical layer in hello and answers the validate op: document "fake-valid"
+  is valid, "fake-invalid" invalid at /x (text that is not JSON: invalid at ""), any other
+  unsupported; the markers CRASH and HANG in the input work as for decode.
 """
 
 import argparse
@@ -148,6 +151,36 @@ def decode(args, request):
         os._exit(0)
 
 
+def validate(args, request):
+    rid = request.get("id") if type(request.get("id")) is int else None
+    if rid is None or not isinstance(request.get("document"), str) or not isinstance(request.get("input"), str):
+        send({"id": rid, "outcome": "error", "errors": [],
+              "message": "bad request: validate needs an integer id, a string document and input"})
+        return
+    try:
+        raw = base64.b64decode(request["input"], validate=True)
+    except ValueError:
+        send({"id": rid, "outcome": "error", "errors": [], "message": "invalid base64"})
+        return
+    if b"CRASH" in raw:
+        os._exit(1)
+    if b"HANG" in raw:
+        while True:
+            time.sleep(3600)
+    verdict = {"id": rid, "outcome": "unsupported", "errors": [], "message": None}
+    if request["document"] in ("fake-valid", "fake-invalid"):
+        try:
+            json.loads(raw.decode("utf-8"))
+        except ValueError as error:
+            verdict.update(outcome="invalid", errors=[{"path": ""}], message=str(error))
+        else:
+            if request["document"] == "fake-valid":
+                verdict["outcome"] = "valid"
+            else:
+                verdict.update(outcome="invalid", errors=[{"path": "/x"}], message="x is wrong")
+    send(verdict)
+
+
 def handshake(args, line):
     request = json.loads(line)
     if args.strict and request != {"op": "hello", "protocol": 1}:
@@ -172,6 +205,8 @@ def handshake(args, line):
         send_raw(b"Welcome to fake adapter!\n")
         return
     reply = hello()
+    if args.canonical:
+        reply["layers"] = ["structural", "canonical"]
     if mode == "protocol2":
         reply["protocol"] = 2
     if mode == "hello-refused":
@@ -195,6 +230,8 @@ def strict_request(line):
     op = request.get("op")
     if op == "shutdown":
         return request, None
+    if op == "validate":
+        return request, None
     if op not in ("decode", "bench"):
         return rid, "unknown op %r" % (op,)
     if rid is None or not isinstance(request.get("root"), str) or not isinstance(request.get("input"), str):
@@ -212,6 +249,7 @@ def main():
     parser.add_argument("--long-line-bytes", type=int, default=1 << 20)
     parser.add_argument("--strict", action="store_true")
     parser.add_argument("--always", action="append", default=[])
+    parser.add_argument("--canonical", action="store_true")
     args = parser.parse_args()
     lines = iter(sys.stdin.buffer.readline, b"")
     first = next(lines, None)
@@ -231,6 +269,13 @@ def main():
         op = request.get("op")
         if op == "shutdown":
             return 0
+        if op == "validate" and args.canonical:
+            validate(args, request)
+            continue
+        if op == "validate" and args.strict:
+            rid = request.get("id") if type(request.get("id")) is int else None
+            send(dict(answer(rid, None, "error"), message="bad request: unknown op 'validate'"))
+            continue
         if op == "bench":
             if args.no_bench:
                 send({"id": request["id"], "outcome": "error", "diagnostics": [], "encoded": None,

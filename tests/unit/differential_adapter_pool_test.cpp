@@ -536,5 +536,41 @@ TEST(AdapterPoolStart, OneFailingProcessFailsTheStart) {
   EXPECT_NE(error.message.find("protocol 2"), std::string::npos) << error.message;
 }
 
+// Layer 2: validate requests pipelined like decodes, each verdict in request order; a crash is
+// charged to its request; an adapter without the canonical layer is not asked.
+TEST(AdapterPool, ValidateVerdicts) {
+  auto pool = start(fake({"--canonical"}));
+  ASSERT_TRUE(pool);
+  EXPECT_TRUE(pool->identity().has_layer(kCanonicalLayer));
+  std::vector<ValidateRequest> requests = {{"fake-valid", "{}"},
+                                           {"fake-invalid", "{}"},
+                                           {"fake-valid", "{\"a\":"},
+                                           {"other", "{}"},
+                                           {"fake-valid", "CRASH"}};
+  auto results = pool->validate(requests);
+  ASSERT_EQ(results.size(), requests.size());
+  EXPECT_EQ(results[0].verdict, Verdict::kValid);
+  EXPECT_EQ(results[1].verdict, Verdict::kInvalid);
+  EXPECT_EQ(results[1].error_paths, (std::vector<std::string>{"/x"}));
+  EXPECT_EQ(results[1].message, "x is wrong");
+  EXPECT_EQ(results[2].verdict, Verdict::kInvalid);
+  EXPECT_EQ(results[2].error_paths, (std::vector<std::string>{""}));
+  EXPECT_EQ(results[3].verdict, Verdict::kUnsupported);
+  EXPECT_EQ(results[4].verdict, Verdict::kCrash);
+  for (const auto& r : results) EXPECT_EQ(r.implementation, "fake");
+  // The pool restarted the crashed process and goes on.
+  auto again = pool->validate({{"fake-valid", "[]"}});
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].verdict, Verdict::kValid);
+
+  auto structural = start(fake());
+  ASSERT_TRUE(structural);
+  EXPECT_FALSE(structural->identity().has_layer(kCanonicalLayer));
+  auto skipped = structural->validate({{"fake-valid", "{}"}});
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].verdict, Verdict::kUnsupported);
+  EXPECT_NE(skipped[0].message->find("does not list the canonical layer"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace crosscheck::differential

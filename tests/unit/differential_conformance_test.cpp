@@ -62,7 +62,7 @@ TEST(Conformance, StrictFakePassesEveryCheck) {
   EXPECT_NE(checks["handshake"]->detail.find("fake 0.0.1 (python"), std::string::npos);
   EXPECT_NE(checks["bench-op"]->detail.find("3 iterations"), std::string::npos);
   EXPECT_NE(checks["refuses-protocol-999"]->detail.find("exit status 2"), std::string::npos);
-  EXPECT_NE(format(r).find("all 13 checks passed"), std::string::npos);
+  EXPECT_NE(format(r).find("all 15 checks passed"), std::string::npos);
 }
 
 TEST(Conformance, ConcurrentStrictFakeMayAnswerInAnyOrder) {
@@ -86,7 +86,9 @@ TEST(Conformance, PermissiveFakeFailsTheErrorRules) {
   EXPECT_NE(checks["invalid-base64"]->detail.find("died"), std::string::npos)
       << checks["invalid-base64"]->detail;
   EXPECT_NE(checks["invalid-base64"]->stderr_tail.find("Error"), std::string::npos);
-  EXPECT_NE(checks["not-utf8"]->detail.find("want error or rejected"), std::string::npos);
+  // The fake says it is python: a string entrypoint, so non-UTF-8 bytes must be refused as such.
+  EXPECT_NE(checks["not-utf8"]->detail.find("want error \"input is not UTF-8\""), std::string::npos)
+      << checks["not-utf8"]->detail;
   EXPECT_NE(checks["refuses-protocol-999"]->detail.find("exited with status 1"), std::string::npos)
       << checks["refuses-protocol-999"]->detail;
   EXPECT_NE(format(r).find("FAIL invalid-json"), std::string::npos);
@@ -165,8 +167,31 @@ TEST(Conformance, BadHelloFailsTheHandshakeOnly) {
 
   Report p2 = run(fake({"--mode", "protocol2"}), quick());
   ASSERT_EQ(p2.checks.size(), 1u);
-  EXPECT_NE(p2.checks[0].detail.find("\"protocol\" must be 1, got 2"), std::string::npos)
-      << p2.checks[0].detail;
+  EXPECT_NE(p2.checks[0].detail.find("protocol 2 (expected 1)"), std::string::npos) << p2.checks[0].detail;
+}
+
+// Layer 2: an adapter that lists the canonical layer is held to the validate op's rules; one that
+// does not is not asked.
+TEST(Conformance, ValidateOp) {
+  Options o = quick({"validate-op"});
+  o.validate_document = "fake-invalid";
+  Report r = run(fake({"--strict", "--canonical"}), o);
+  auto checks = by_name(r);
+  ASSERT_TRUE(checks.count("validate-op")) << format(r);
+  EXPECT_TRUE(checks["validate-op"]->passed) << format(r);
+  EXPECT_NE(checks["validate-op"]->detail.find("an unknown document unsupported"), std::string::npos)
+      << checks["validate-op"]->detail;
+  EXPECT_NE(checks["handshake"]->detail.find("layers structural+canonical"), std::string::npos);
+
+  // A document the fake does not validate answers unsupported where the check wants a verdict.
+  o.validate_document = "intercept-request";
+  Report unknown = run(fake({"--strict", "--canonical"}), o);
+  EXPECT_EQ(failed(unknown), (std::set<std::string>{"validate-op"})) << format(unknown);
+  EXPECT_NE(by_name(unknown)["validate-op"]->detail.find("answered unsupported"), std::string::npos);
+
+  Report structural = run(fake({"--strict"}), quick({"validate-op"}));
+  EXPECT_TRUE(structural.passed()) << format(structural);
+  EXPECT_NE(by_name(structural)["validate-op"]->detail.find("not asked"), std::string::npos);
 }
 
 // The C++ decoder behind the protocol, on the installed schema, when this build dir has the binary.

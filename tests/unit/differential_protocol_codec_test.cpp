@@ -42,7 +42,7 @@ TEST(ProtocolCodec, HelloGivesIdentity) {
   auto id = parse_hello(
       R"({"op":"hello","protocol":1,"implementation":{"name":"py","language":"python","version":"0.10.1",)"
       R"("languageVersion":"3.11","os":"linux"},"lock":{"k":1},"schemaBundle":"/x/schemas.json",)"
-      R"("roots":["a","b"],"reportsWarnings":false,"extra":true})",
+      R"("roots":["a","b"],"reportsWarnings":false})",
       1 << 20);
   ASSERT_TRUE(id.ok()) << id.error();
   EXPECT_EQ(id->reported_name, "py");
@@ -57,29 +57,132 @@ TEST(ProtocolCodec, HelloGivesIdentity) {
   EXPECT_TRUE(id->name.empty());
 }
 
+// parse_hello is the one definition of a hello reply: schemas/adapter-hello.schema.json, and sorted roots.
 TEST(ProtocolCodec, HelloProblemsAreNamed) {
   auto error = [](std::string_view line) {
     auto r = parse_hello(line, 1 << 20);
     return r.ok() ? std::string("(accepted)") : r.error();
   };
   const std::string impl = R"("implementation":{"name":"n","language":"l","version":"v"})";
-  EXPECT_EQ(error(R"({"op":"hello","protocol":2,)" + impl + R"(,"roots":[]})"), "protocol 2 (expected 1)");
-  EXPECT_EQ(error(R"({"op":"hello","protocol":"1",)" + impl + R"(,"roots":[]})"),
+  const std::string rest = R"(,"lock":null,"schemaBundle":null)";
+  const std::string schema = " (schemas/adapter-hello.schema.json)";
+  EXPECT_EQ(error(R"({"op":"hello","protocol":2,)" + impl + rest + R"(,"roots":[]})"),
+            "protocol 2 (expected 1)");
+  EXPECT_EQ(error(R"({"op":"hello","protocol":"1",)" + impl + rest + R"(,"roots":[]})"),
             "protocol \"1\" (expected 1)");
   EXPECT_EQ(error(R"({"op":"hello","protocol":1,"error":"too old"})"), "hello refused: too old");
-  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + "}"), "hello lacks a \"roots\" array");
-  EXPECT_EQ(error(R"({"op":"hello","protocol":1,"roots":[]})"), "hello lacks an \"implementation\" object");
-  EXPECT_EQ(error(R"({"op":"hello","protocol":1,"implementation":{"name":"n","language":"l"},"roots":[]})"),
-            "hello lacks a string implementation.version");
-  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + R"(,"roots":[],"lock":[]})"),
-            "hello's \"lock\" must be an object or null");
-  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + R"(,"roots":[],"reportsWarnings":"no"})"),
-            "hello's \"reportsWarnings\" must be a boolean");
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + rest + "}"),
+            "hello breaks its schema at /roots: required field is missing" + schema);
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,"roots":[])" + rest + "}"),
+            "hello breaks its schema at /implementation: required field is missing" + schema);
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,"implementation":{"name":"n","language":"l"},"roots":[])" +
+                  rest + "}"),
+            "hello breaks its schema at /implementation/version: required field is missing" + schema);
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + R"(,"roots":[],"lock":[],"schemaBundle":null})")
+                .rfind("hello breaks its schema at /lock: ", 0),
+            0u);
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + rest + R"(,"roots":[],"reportsWarnings":"no"})"),
+            "hello breaks its schema at /reportsWarnings: expected a boolean, got string" + schema);
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + rest + R"(,"roots":[],"extra":true})")
+                .rfind("hello breaks its schema at /extra: unknown field", 0),
+            0u);
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + R"(,"roots":[]})"),
+            "hello breaks its schema at /lock: required field is missing" + schema);
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + rest + R"(,"roots":["Intercept"]})")
+                .rfind("hello breaks its schema at /roots/0: expected a string matching", 0),
+            0u);
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + rest + R"(,"roots":["b","a"]})"),
+            "hello's roots are not sorted: \"b\" before \"a\"");
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + rest + R"(,"roots":["a","a"]})")
+                .rfind("hello breaks its schema at /roots/1: expected unique items", 0),
+            0u);
+  EXPECT_EQ(
+      error(R"({"op":"hello","protocol":1,)" + impl + R"(,"lock":null,"schemaBundle":"rel/x","roots":[]})")
+          .rfind("hello breaks its schema at /schemaBundle: ", 0),
+      0u);
   EXPECT_EQ(error(R"({"op":"hi"})"), "garbage hello (no \"op\":\"hello\"): {\"op\":\"hi\"}");
   EXPECT_EQ(error("Loading SDK...").rfind("garbage hello (", 0), 0u);
+  EXPECT_EQ(error(R"({"op":"hello","protocol":1,)" + impl + rest + R"(,"roots":[]})"), "(accepted)");
+}
+
+// Every answer line the harness may see, held to schemas/adapter-answer.schema.json.
+TEST(ProtocolCodec, AnswerSchema) {
+  auto problem = [](std::string_view text) {
+    auto p = schema_problem(Line::kDecodeAnswer, parsed(text));
+    return p ? *p : std::string("(conforms)");
+  };
+  const std::string none = R"("encoded":null,"encodeError":null)";
   EXPECT_EQ(
-      error(R"({"op":"hello","protocol":1,)" + impl + R"(,"roots":[],"lock":null,"schemaBundle":null})"),
-      "(accepted)");
+      problem(
+          R"({"id":1,"outcome":"accepted","diagnostics":[],"encoded":"e30=","encodeError":null,"message":null})"),
+      "(conforms)");
+  EXPECT_EQ(
+      problem(
+          R"({"id":1,"outcome":"accepted","diagnostics":[],"encoded":null,"encodeError":"x","message":null})"),
+      "(conforms)");
+  EXPECT_EQ(
+      problem(
+          R"({"id":1,"outcome":"rejected","diagnostics":[{"path":"","code":"invalid_json","severity":"error"}],)" +
+          none + R"(,"message":null})"),
+      "(conforms)");
+  EXPECT_EQ(
+      problem(R"({"id":null,"outcome":"error","diagnostics":[],)" + none + R"(,"message":"bad request: x"})"),
+      "(conforms)");
+  // Each rule of the schema, broken once.
+  EXPECT_NE(
+      problem(
+          R"({"id":1,"outcome":"accepted","diagnostics":[],"encoded":"e30=","encodeError":"x","message":null})")
+          .find("exactly one of encoded and encodeError"),
+      std::string::npos);
+  EXPECT_NE(
+      problem(
+          R"({"id":1,"outcome":"accepted","diagnostics":[{"path":"","code":"invalid_json","severity":"error"}],)"
+          R"("encoded":"e30=","encodeError":null,"message":null})")
+          .find("no error diagnostic"),
+      std::string::npos);
+  EXPECT_NE(problem(R"({"id":1,"outcome":"rejected","diagnostics":[],)" + none + R"(,"message":null})")
+                .find("a rejected answer to carry an error diagnostic"),
+            std::string::npos);
+  EXPECT_NE(
+      problem(
+          R"({"id":1,"outcome":"rejected","diagnostics":[],"encoded":"e30=","encodeError":null,"message":"m"})")
+          .find("encoded and encodeError to be null"),
+      std::string::npos);
+  EXPECT_NE(problem(R"({"id":1,"outcome":"error","diagnostics":[],)" + none + R"(,"message":null})")
+                .find("an error answer to carry a message"),
+            std::string::npos);
+  EXPECT_NE(
+      problem(
+          R"({"id":1,"outcome":"unsupported","diagnostics":[{"path":"","code":"invalid_json","severity":"warning"}],)" +
+          none + R"(,"message":null})")
+          .find("no diagnostics when the outcome is unsupported"),
+      std::string::npos);
+  EXPECT_NE(problem(R"({"id":null,"outcome":"error","diagnostics":[],)" + none + R"(,"message":"oops"})")
+                .find("id null to be outcome error"),
+            std::string::npos);
+  EXPECT_EQ(
+      problem(
+          R"({"id":1,"outcome":"rejected","diagnostics":[{"path":"","code":"nope","severity":"error"}],)" +
+          none + R"(,"message":null})")
+          .rfind("at /diagnostics/0/code: expected one of", 0),
+      0u);
+  EXPECT_EQ(
+      problem(
+          R"({"id":1,"outcome":"accepted","diagnostics":[],"encoded":7,"encodeError":null,"message":null})")
+          .rfind("at /encoded: expected a string or null", 0),
+      0u);
+  EXPECT_EQ(
+      problem(
+          R"({"id":1,"outcome":"accepted","diagnostics":[],"encoded":"e30=","encodeError":null,"message":null,"x":1})")
+          .rfind("at /x: unknown field", 0),
+      0u);
+  // The refusal and the bench reply have schemas of their own.
+  EXPECT_FALSE(schema_problem(Line::kHelloRefusal,
+                              parsed(R"({"op":"hello","protocol":1,"error":"unsupported protocol 9"})")));
+  EXPECT_TRUE(schema_problem(Line::kHelloRefusal, parsed(R"({"op":"hello","protocol":1,"error":"no"})")));
+  EXPECT_FALSE(schema_problem(Line::kBenchReply, parsed(R"({"id":1,"nanos":5})")));
+  EXPECT_FALSE(schema_problem(Line::kBenchReply, parsed(R"({"id":1,"nanos":null,"message":"why"})")));
+  EXPECT_TRUE(schema_problem(Line::kBenchReply, parsed(R"({"id":1,"nanos":null})")));
 }
 
 TEST(ProtocolCodec, DecodeAnswers) {

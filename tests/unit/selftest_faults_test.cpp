@@ -97,8 +97,28 @@ TEST_F(BadTable, NamesFileEntryAndField) {
       "expectedClass":"acceptance","witness":{"root":"effect"}}]})"));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find(path_), std::string::npos) << r.error();
-  EXPECT_NE(r.error().find("/faults/1/witness"), std::string::npos) << r.error();
-  EXPECT_NE(r.error().find("'payload'"), std::string::npos) << r.error();
+  EXPECT_NE(r.error().find("at /faults/1/witness/payload"), std::string::npos) << r.error();
+  EXPECT_NE(r.error().find("required field is missing"), std::string::npos) << r.error();
+}
+
+// schemas/selftest-faults.schema.json defines the table: an unknown field or a wrong type is refused
+// with the JSON Pointer and what was expected.
+TEST_F(BadTable, RefusesUnknownFieldsAndWrongTypes) {
+  const std::string head = R"({"faults":[{"name":"a","area":"x","description":"d","expectedClass":"crash",)";
+  auto unknown =
+      load_faults(write(head + R"("witness":{"root":"effect","payload":"{}"},"expectedClas":"x"}]})"));
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().find(path_ + ": at /faults/0/expectedClas"), std::string::npos)
+      << unknown.error();
+  EXPECT_NE(unknown.error().find("unknown field"), std::string::npos) << unknown.error();
+  auto type = load_faults(
+      write(head + R"("witness":{"root":"effect","payload":"{}"},"implementationDefined":"no"}]})"));
+  ASSERT_FALSE(type.ok());
+  EXPECT_NE(type.error().find("at /faults/0/implementationDefined"), std::string::npos) << type.error();
+  EXPECT_NE(type.error().find("expected a boolean, got string"), std::string::npos) << type.error();
+  auto format = load_faults(write(R"({"format":"crosscheck-faults/2","faults":[]})"));
+  ASSERT_FALSE(format.ok());
+  EXPECT_NE(format.error().find("at /format"), std::string::npos) << format.error();
 }
 
 TEST_F(BadTable, RefusesAnUnknownClassAndATwiceUsedName) {
