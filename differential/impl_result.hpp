@@ -70,6 +70,10 @@ struct ValidateResult {
   bool abandoned = false;  ///< never answered: the harness gave the request up (not compared)
 };
 
+/// The name of the contract's reference among the implementations: the C++ decoder, run in process
+/// (and behind `crosscheck serve-adapter`). Every module names it through this constant.
+inline constexpr const char* kReferenceImplementation = "cpp";
+
 /// The comparison layers of adapter protocol v1 (hello's "layers").
 inline constexpr const char* kStructuralLayer = "structural";
 inline constexpr const char* kCanonicalLayer = "canonical";

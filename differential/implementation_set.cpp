@@ -45,7 +45,7 @@ ImplementationSet::ImplementationSet(std::shared_ptr<const schema::Ir> default_s
   std::vector<std::pair<const AdapterConfig*, std::future<Result<std::unique_ptr<AdapterPool>, StartError>>>>
       starting;
   for (const auto& a : adapters) {
-    if (a.spec.name == "cpp") {
+    if (a.spec.name == kReferenceImplementation) {
       want_cpp = true;
       continue;
     }
@@ -98,7 +98,7 @@ ImplementationSet::ImplementationSet(std::shared_ptr<const schema::Ir> default_s
     for (std::size_t i = 0; i < schemas_.size(); ++i) {
       auto m = std::make_unique<Member>();
       m->ir = schemas_[i];
-      m->name = "cpp";
+      m->name = kReferenceImplementation;
       if (i > 0) {
         for (const auto& other : members_) {
           if (other->ir == schemas_[i] && other->pool) {
@@ -108,7 +108,7 @@ ImplementationSet::ImplementationSet(std::shared_ptr<const schema::Ir> default_s
         }
       }
       m->identity.name = m->name;
-      m->identity.reported_name = "cpp";
+      m->identity.reported_name = kReferenceImplementation;
       m->identity.language = "c++";
       m->identity.version = CROSSCHECK_VERSION;
       m->identity.lock = m->ir->lock;

@@ -1,10 +1,6 @@
 // reference_validation.hpp: layer 2 (canonical validation) of the C++ reference, the one place both
-// the in-process `cpp` member of an ImplementationSet and `crosscheck serve-adapter` ask.
-//
-// The reference canonical validator (src/json/schema_validator over the SDK schema bundle) is not
-// wired in yet: until it is, the reference does not list the canonical layer and answers every
-// document unsupported. Wiring it in is this file alone: reference_layers() adds kCanonicalLayer
-// and validate_reference() calls the validator.
+// the in-process `cpp` member of an ImplementationSet and `crosscheck serve-adapter` ask. The verdict
+// is src/canonical's reference validator over the same schema source the decoder loaded.
 #pragma once
 
 #include <string>
@@ -17,18 +13,12 @@
 namespace crosscheck::differential {
 
 /// The layers the C++ reference answers (hello's "layers").
-inline std::vector<std::string> reference_layers() { return {kStructuralLayer}; }
+std::vector<std::string> reference_layers();
 
-/// The reference's canonical verdict on `input` (raw bytes) as schema document `document` of `ir`.
-inline ValidateResult validate_reference(const schema::Ir& ir, std::string_view document,
-                                         std::string_view input) {
-  (void)ir;
-  (void)input;
-  ValidateResult r;
-  r.implementation = "cpp";
-  r.verdict = Verdict::kUnsupported;
-  r.message = "the C++ reference has no canonical validator for " + std::string(document) + " yet";
-  return r;
-}
+/// The reference's canonical verdict on `input` (raw bytes) as schema document `document` of `ir`:
+/// unsupported for a document the schema source does not have, error when the source cannot be
+/// loaded as canonical schemas (the message names the document and pointer). The validator of an
+/// IR is built once and kept for the life of the process.
+ValidateResult validate_reference(const schema::Ir& ir, std::string_view document, std::string_view input);
 
 }  // namespace crosscheck::differential

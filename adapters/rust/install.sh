@@ -17,7 +17,8 @@ echo "built: $PWD/target/release/crosscheck-adapter-rust"
 # minutes on 2 cores the first time; skipped when the pinned binary is already installed.
 interop_root="$PWD/interop"
 if [ ! -x "$interop_root/bin/interop" ]; then
-  CARGO_TARGET_DIR="$interop_root/target" cargo install agenthooksprotocol --version =0.10.1 --features interop \
+  # One target folder with the adapter: the two builds share most compiled dependencies.
+  cargo install agenthooksprotocol --version =0.10.1 --features interop \
     --bin interop --locked --quiet --root "$interop_root"
 fi
 echo "built: $interop_root/bin/interop"

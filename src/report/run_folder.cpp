@@ -216,7 +216,7 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
 
   const fs::path events_file = root / run::kEventLogFile;
   if (fs::exists(events_file, ec)) {
-    data.events = read_events(events_file.string());
+    data.events = run::read_events(events_file.string());
     if (data.events.partial_last_line)
       data.notes.push_back("events.jsonl ends in a cut line (a writer was killed mid-line); it was skipped");
     if (data.events.skipped > (data.events.partial_last_line ? 1u : 0u))

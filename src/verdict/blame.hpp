@@ -24,7 +24,7 @@
 namespace crosscheck::verdict {
 
 /// The name of the contract's reference among the implementations of a run: the C++ decoder.
-inline constexpr std::string_view kReferenceImplementation = "cpp";
+inline constexpr std::string_view kReferenceImplementation = differential::kReferenceImplementation;
 
 /// The reference itself ("cpp"), or the same decoder on another member's schema ("cpp@python", the
 /// reference of a skewed member's schema group).

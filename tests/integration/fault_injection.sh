@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# fault_injection.sh BUILD_DIR [SECTIONS]: fault injection on crosscheck itself, end to end (issue #6 item 3,
-# docs/robustness.md), with tests/fake_adapters/misbehaving_adapter.py beside the in-process C++
+# fault_injection.sh BUILD_DIR [SECTIONS]: fault injection on crosscheck itself, end to end
+# (docs/robustness.md), with tests/fake_adapters/misbehaving_adapter.py beside the in-process C++
 # decoder:
 #  1. `crosscheck run` against each misbehaving adapter: the faulty payload gets a finding of the
 #     right class (crash, timeout, protocol) naming the adapter, no other payload does, in bounded

@@ -1,4 +1,4 @@
-// Fault injection on the harness (issue #6 item 3, docs/robustness.md): the adapter pool and the
+// Fault injection on the harness (docs/robustness.md): the adapter pool and the
 // implementation set against tests/fake_adapters/misbehaving_adapter.py, one behaviour at a time.
 // Each case checks the result class of the request that caused the fault, that every other request
 // got its own answer, and that time and memory stay bounded.

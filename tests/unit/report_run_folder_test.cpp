@@ -21,6 +21,9 @@ namespace {
 namespace fs = std::filesystem;
 using differential::DivergenceClass;
 using differential::Outcome;
+using run::EventFile;
+using run::EventLog;
+using run::read_events;
 
 const std::string kHostile = std::string(
     "{\"kind\":\"</script><script>document.title='pwned'</script>\",\"x\":\"<img src=x onerror=alert(1)>\","

@@ -1,5 +1,5 @@
 // selftest_faults_test.cpp: the shipped faults table (selftest/faults.json) covers the contract areas
-// of issue #6 with real witnesses, and a broken table is refused with the file, entry and field named.
+// of the self-test with real witnesses, and a broken table is refused with the file, entry and field named.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
