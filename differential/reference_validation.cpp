@@ -55,7 +55,8 @@ ValidateResult validate_reference(const schema::Ir& ir, std::string_view documen
   }
   r.verdict = v->valid ? Verdict::kValid : Verdict::kInvalid;
   for (const auto& e : v->errors) r.error_paths.push_back(e.path);
-  if (!v->valid && !v->errors.empty()) r.message = v->errors.front().keyword + ": " + v->errors.front().message;
+  if (!v->valid && !v->errors.empty())
+    r.message = v->errors.front().keyword + ": " + v->errors.front().message;
   return r;
 }
 

@@ -20,8 +20,8 @@
 #include "baseline/baseline.hpp"
 #include "baseline/run_folder.hpp"
 #include "json/value.hpp"
-#include "verdict/verdict.hpp"
 #include "verdict/blame.hpp"
+#include "verdict/verdict.hpp"
 
 namespace crosscheck::baseline {
 

@@ -36,7 +36,7 @@ namespace crosscheck::campaign {
 
 /// A finding file the campaign has just written (CampaignOptions::on_finding).
 struct WrittenFinding {
-  std::string file;                  ///< its path (<out>/findings/<name>)
+  std::string file;             ///< its path (<out>/findings/<name>)
   const run::Finding& finding;  ///< what it holds
   /// The divergence that opened a new bucket, or the finding's first: as events.jsonl's "finding".
   const differential::Divergence& divergence;

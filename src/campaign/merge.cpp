@@ -16,10 +16,10 @@
 #include "campaign/merge_folder.hpp"
 #include "campaign/merge_io.hpp"
 #include "campaign/merge_summary.hpp"
-#include "run/finding_file.hpp"
-#include "run/json_file.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::campaign {

@@ -8,10 +8,10 @@
 #include <sstream>
 
 #include "campaign/merge_io.hpp"
-#include "run/finding_file.hpp"
-#include "run/json_file.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::campaign::merging {

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "differential/comparator.hpp"
-#include "run/finding_file.hpp"
-#include "run/json_file.hpp"
 #include "json/value.hpp"
 #include "run/event_log.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "run/layout.hpp"
 
 namespace crosscheck::campaign {

@@ -5,10 +5,10 @@
 #include <filesystem>
 
 #include "campaign/json_numbers.hpp"
-#include "run/finding_file.hpp"
-#include "run/json_file.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "util/file.hpp"
 #include "util/result.hpp"
 
@@ -91,7 +91,7 @@ void save_state(const std::string& folder, const RunPosition& position, const Sc
   json::WriteOptions pretty;
   pretty.indent = 1;
   run::write_file_atomically((fs::path(folder) / "coverage.json").string(),
-                                  json::write(coverage.to_json(), pretty) + "\n");
+                             json::write(coverage.to_json(), pretty) + "\n");
 }
 
 }  // namespace crosscheck::campaign

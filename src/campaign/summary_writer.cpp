@@ -5,10 +5,10 @@
 #include <iomanip>
 
 #include "campaign/json_numbers.hpp"
-#include "run/finding_file.hpp"
-#include "run/json_file.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "util/file.hpp"
 
 namespace crosscheck::campaign {
@@ -118,7 +118,7 @@ void write_summary(const RunSummary& s) {
   json::WriteOptions pretty;
   pretty.indent = 2;
   run::write_file_atomically((fs::path(s.options.out) / "summary.json").string(),
-                                  json::write(sum, pretty) + "\n");
+                             json::write(sum, pretty) + "\n");
 }
 
 std::map<std::string, std::set<std::string>> read_bucket_roots(const std::string& folder) {
