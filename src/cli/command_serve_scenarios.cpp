@@ -10,9 +10,9 @@
 #include <string>
 
 #include "cli/command.hpp"
+#include "json/write.hpp"
 #include "run/finding_file.hpp"
 #include "run/json_file.hpp"
-#include "json/write.hpp"
 #include "scenario/receipt.hpp"
 #include "scenario/scenario_file.hpp"
 #include "scenario/scripted_server.hpp"

@@ -32,8 +32,9 @@ bool outcome_deciding(const Shape& s) {
   }
 }
 
-/// What the decoder's checker (src/decoder/detail/checker.cpp) can do from each node: which nodes it evaluates
-/// next, and whether a failure there is absorbed (only an untagged union's arm: another arm may match).
+/// What the decoder's checker (src/decoder/detail/checker.cpp) can do from each node: which nodes it
+/// evaluates next, and whether a failure there is absorbed (only an untagged union's arm: another arm may
+/// match).
 class CheckerGraph {
  public:
   explicit CheckerGraph(const schema::Ir& ir) : decoder_(ir) {

@@ -6,10 +6,10 @@
 #include <sstream>
 
 #include "coverage/schema_coverage.hpp"
-#include "run/finding_file.hpp"
-#include "run/json_file.hpp"
 #include "json/write.hpp"
 #include "report/writers.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::report {

@@ -12,15 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "run/finding_file.hpp"
-#include "run/json_file.hpp"
 #include "json/value.hpp"
 #include "run/event_log.hpp"
-#include "run/layout.hpp"
-#include "run/event_log.hpp"
 #include "run/finding_file.hpp"
-#include "verdict/verdict.hpp"
+#include "run/json_file.hpp"
+#include "run/layout.hpp"
 #include "verdict/blame.hpp"
+#include "verdict/verdict.hpp"
 
 namespace crosscheck::report {
 
@@ -100,6 +98,5 @@ struct LoadOptions {
 
 /// Throws Fatal (exit 2) naming the file for a folder that is not a finished run of this version.
 RunData load_run(const std::string& dir, const LoadOptions& options = {});
-
 
 }  // namespace crosscheck::report

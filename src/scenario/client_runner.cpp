@@ -7,9 +7,9 @@
 #include <set>
 
 #include "differential/adapter_process.hpp"
+#include "json/write.hpp"
 #include "run/finding_file.hpp"
 #include "run/json_file.hpp"
-#include "json/write.hpp"
 #include "scenario/client_report.hpp"
 #include "scenario/receipt.hpp"
 #include "scenario/server_config.hpp"

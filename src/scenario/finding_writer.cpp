@@ -3,12 +3,12 @@
 
 #include <filesystem>
 
-#include "run/finding_file.hpp"
-#include "run/json_file.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "json/write.hpp"
 #include "report/escape.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "schema/sha256.hpp"
 #include "util/file.hpp"
 

@@ -3,11 +3,11 @@
 
 #include <map>
 
-#include "run/finding_file.hpp"
-#include "run/json_file.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "json/write.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "util/file.hpp"
 
 namespace crosscheck::scenario {

@@ -1,11 +1,11 @@
 // server_config.cpp: serve-scenarios configs.
 #include "scenario/server_config.hpp"
 
-#include "run/finding_file.hpp"
-#include "run/json_file.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "json/write.hpp"
+#include "run/finding_file.hpp"
+#include "run/json_file.hpp"
 #include "util/file.hpp"
 
 namespace crosscheck::scenario {

@@ -113,7 +113,8 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> ir, const Fault& fault, 
   std::vector<std::string> argv = {o.python, (fs::path(selftest_dir()) / "faulty_adapter.py").string(),
                                    "--fault", fault.name, "--"};
   argv.insert(argv.end(), o.reference.begin(), o.reference.end());
-  std::vector<differential::AdapterConfig> adapters = {proxy_config(differential::kReferenceImplementation, {}), proxy_config(kFaulty, argv)};
+  std::vector<differential::AdapterConfig> adapters = {
+      proxy_config(differential::kReferenceImplementation, {}), proxy_config(kFaulty, argv)};
   differential::ImplementationSet set(ir, adapters, pool_options(o));
   for (const auto& f : set.failures()) {
     if (f.adapter == kFaulty) {
@@ -214,8 +215,9 @@ FalseAlarmReport run_false_alarms(std::shared_ptr<const schema::Ir> ir, const Op
   std::vector<std::string> argv = {o.python, (fs::path(selftest_dir()) / "equivalent_adapter.py").string(),
                                    "--"};
   argv.insert(argv.end(), o.reference.begin(), o.reference.end());
-  differential::ImplementationSet set(ir, {proxy_config(differential::kReferenceImplementation, {}), proxy_config(kEquivalent, argv)},
-                                      pool_options(o));
+  differential::ImplementationSet set(
+      ir, {proxy_config(differential::kReferenceImplementation, {}), proxy_config(kEquivalent, argv)},
+      pool_options(o));
   for (const auto& f : set.failures()) {
     if (f.adapter == kEquivalent) {
       r.note = "the equivalent adapter could not start: " + f.message;

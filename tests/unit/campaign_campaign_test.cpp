@@ -13,9 +13,9 @@
 #include <set>
 #include <sstream>
 
+#include "run/event_log.hpp"
 #include "run/finding_file.hpp"
 #include "run/json_file.hpp"
-#include "run/event_log.hpp"
 #include "run/layout.hpp"
 #include "schema/loader.hpp"
 
