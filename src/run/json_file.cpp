@@ -5,7 +5,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
@@ -50,6 +54,28 @@ void require_schema(const fs::path& file, const json::Value& value, const char* 
     throw Fatal(file.string() + ": " + (v->pointer.empty() ? std::string("(the document)") : v->pointer) +
                 ": " + v->message + " (schemas/" + schema + ")");
   }
+}
+
+json::Value count_value(std::uint64_t n) { return json::Value::number(std::to_string(n)); }
+
+json::Value seconds_value(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) seconds = 0;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f", seconds);
+  return json::Value::number(buf);
+}
+
+std::uint64_t count_of(const json::Value& number) {
+  if (!number.is_number()) return 0;
+  try {
+    return std::stoull(number.number_text());
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+double number_of(const json::Value& number) {
+  return number.is_number() ? std::strtod(number.number_text().c_str(), nullptr) : 0.0;
 }
 
 void write_json_file(const fs::path& file, const json::Value& value, int indent) {

@@ -5,6 +5,7 @@
 // there; the folder is never changed by a refused read.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -23,6 +24,14 @@ void require_format(const std::filesystem::path& file, const json::Value& value,
 /// Fatal naming the file, the JSON Pointer and the expectation when `value` does not fit
 /// schemas/<schema>.
 void require_schema(const std::filesystem::path& file, const json::Value& value, const char* schema);
+
+/// How the run folder's files spell numbers: counts as integers, times and rates with three decimals
+/// (a non-finite or negative time is written as 0).
+json::Value count_value(std::uint64_t n);
+json::Value seconds_value(double seconds);
+/// A schema-checked integer or number member read back (0 when it does not parse).
+std::uint64_t count_of(const json::Value& number);
+double number_of(const json::Value& number);
 
 /// Writes `value` atomically (see write_file_atomically); `indent` 0 writes one line.
 void write_json_file(const std::filesystem::path& file, const json::Value& value, int indent = 0);

@@ -15,6 +15,7 @@ inline constexpr const char* kCoverageFile = "coverage.json";             ///< s
 inline constexpr const char* kEventLogFile = "events.jsonl";              ///< append-only event log
 inline constexpr const char* kBaselineCheckFile = "baseline-check.json";  ///< the check against a baseline
 inline constexpr const char* kVerdictFile = "verdict.json";               ///< the verdict last decided
+inline constexpr const char* kMergeFile = "merge.json";                   ///< the runs a merge stands for
 inline constexpr const char* kFindingsDir = "findings";                   ///< one file per finding
 inline constexpr const char* kReportDir = "report";                       ///< report.html, junit.xml, ...
 inline constexpr const char* kCorpusDir = "corpus";                       ///< interesting inputs per root
@@ -25,6 +26,7 @@ inline constexpr const char* kSummaryFormat = "crosscheck-summary/1";
 inline constexpr const char* kFindingFormat = "crosscheck-finding/1";
 inline constexpr const char* kBaselineCheckFormat = "crosscheck-baseline-check/1";
 inline constexpr const char* kVerdictFormat = "crosscheck-verdict/1";
+inline constexpr const char* kMergeFormat = "crosscheck-merge/1";
 
 /// The JSON Schema (schemas/<name>) of each file.
 inline constexpr const char* kRunSchema = "run.schema.json";
@@ -35,5 +37,8 @@ inline constexpr const char* kEventSchema = "run-event.schema.json";
 inline constexpr const char* kBaselineCheckSchema = "baseline-check.schema.json";
 inline constexpr const char* kFindingSchema = "finding.schema.json";
 inline constexpr const char* kVerdictSchema = "verdict.schema.json";
+inline constexpr const char* kMergeSchema = "merge.schema.json";
+/// One line of report/buckets.jsonl.
+inline constexpr const char* kReportBucketSchema = "report-bucket.schema.json";
 
 }  // namespace crosscheck::run

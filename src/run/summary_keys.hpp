@@ -1,5 +1,5 @@
-// summary_keys.hpp: the members of summary.json (schemas/summary.schema.json), named once for its
-// writers (fuzz, merge) and its readers (report, merge, fuzz resume).
+// summary_keys.hpp: the members of summary.json (schemas/summary.schema.json), named once; only its
+// reader and writer, run/summary_file.cpp, uses them.
 #pragma once
 
 namespace crosscheck::run::summary_key {
@@ -21,7 +21,6 @@ inline constexpr const char* kCoveragePercent = "coveragePercent";
 inline constexpr const char* kCoverage = "coverage";
 inline constexpr const char* kStrict = "strict";
 inline constexpr const char* kInterrupted = "interrupted";
-inline constexpr const char* kExitCode = "exitCode";
 inline constexpr const char* kImplementations = "implementations";
 inline constexpr const char* kSkewTable = "skewTable";
 inline constexpr const char* kBucketRoots = "bucketRoots";

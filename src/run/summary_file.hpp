@@ -1,0 +1,64 @@
+// summary_file.hpp: RUN/summary.json (format crosscheck-summary/1, schemas/summary.schema.json): the
+// run's totals, who ran on which schema, coverage and how the run ended. `fuzz` writes it at its end
+// (its absence means the run did not finish), `merge` writes the sum of its runs'; the reports, merge
+// and a resumed `fuzz` read it. The run's verdict is not here: it is RUN/verdict.json
+// (run/verdict_file.hpp).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "run/coverage_file.hpp"
+#include "util/result.hpp"
+
+namespace crosscheck::run {
+
+/// One implementation that took part, as the adapter introduced itself.
+struct ImplementationRecord {
+  std::string name, reported_name, language, version, language_version;
+  std::optional<std::string> schema_manifest_sha256, source_commit, schema_bundle;
+  std::uint64_t roots = 0;  ///< how many roots it supports
+  bool reports_warnings = false;
+};
+
+/// What `merge` joined: how many runs, their keys, and those that had no summary.
+struct MergedRuns {
+  std::uint64_t runs = 0;
+  std::vector<std::string> shards, without_summary;
+};
+
+using Counts = std::map<std::string, std::uint64_t>;
+
+struct Summary {
+  std::string crosscheck_version;   ///< as read; to_json writes the running crosscheck's
+  std::optional<std::string> seed;  ///< decimal digits of a uint64
+  double elapsed = 0;               ///< run time in seconds, over every session
+  std::uint64_t generated = 0, sent = 0, divergent_inputs = 0, contract_inputs = 0, buckets = 0;
+  std::optional<std::uint64_t> findings;  ///< finding files in the folder
+  Counts by_class, by_root, by_implementation;
+  std::optional<CoverageFigures> coverage;
+  std::optional<double> coverage_percent;  ///< coverage->percent() when there is one; kept from older files
+  bool strict = false, interrupted = false;
+  std::vector<ImplementationRecord> implementations;
+  std::map<std::string, std::map<std::string, std::string>> skew_table;  ///< root -> impl -> closure
+  std::map<std::string, std::set<std::string>> bucket_roots;  ///< bucket -> every root it was seen on
+  std::vector<std::string> skewed_roots, roots;
+  std::optional<MergedRuns> merged;
+};
+
+json::Value to_json(const Summary& s);
+/// `v` read as a summary; the error names the JSON Pointer and what was expected.
+Result<Summary, std::string> summary_from_json(const json::Value& v);
+
+/// Writes RUN/summary.json atomically.
+void write_summary(const std::filesystem::path& run_dir, const Summary& s);
+/// RUN/summary.json, or nullopt when the folder has none. Fatal (exit 2) naming the file, the JSON
+/// Pointer and the expectation when it is of another format version or does not fit its schema.
+std::optional<Summary> read_summary(const std::filesystem::path& run_dir);
+
+}  // namespace crosscheck::run
