@@ -6,26 +6,12 @@
 #include <map>
 
 #include "run/finding_files.hpp"
-#include "run/json_file.hpp"
-#include "run/layout.hpp"
+#include "run/run_file.hpp"
 
 namespace crosscheck::baseline {
 namespace fs = std::filesystem;
 
 namespace {
-
-/// run.json's "implementations" ("cpp,python,rust"), when the folder has one.
-void read_run_json(const fs::path& dir, std::set<std::string>& out) {
-  json::Value config = run::read_json_object(dir / run::kRunFile);
-  const json::Value* impls = config.is_object() ? config.find("implementations") : nullptr;
-  if (!impls || !impls->is_string()) return;
-  std::string_view list = impls->string_value();
-  while (!list.empty()) {
-    std::size_t comma = list.find(',');
-    out.emplace(list.substr(0, comma));
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-  }
-}
 
 run::Finding load_or_fail(const std::string& path) {
   auto f = run::FindingStore::load(path);
@@ -42,7 +28,7 @@ RunFolder load_run_folder(const std::string& dir) {
   folder.dir = dir;
   fs::path where = run::findings_dir_of(dir);
   folder.findings_dir = where.string();
-  read_run_json(dir, folder.implementations);
+  if (auto config = run::read_run_config(dir)) folder.implementations = config->implementation_names();
   for (const auto& listed : run::list_finding_files(where)) {
     RunFinding f;
     f.path = listed.path;

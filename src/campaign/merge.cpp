@@ -10,7 +10,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "campaign/merge_coverage.hpp"
 #include "campaign/merge_folder.hpp"
@@ -19,7 +18,12 @@
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "run/finding_file.hpp"
+#include "run/finding_files.hpp"
 #include "run/json_file.hpp"
+#include "run/layout.hpp"
+#include "run/merge_file.hpp"
+#include "run/replay.hpp"
+#include "run/summary_file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::campaign {
@@ -28,17 +32,11 @@ namespace {
 namespace fs = std::filesystem;
 using namespace merging;
 
-/// Points a finding's replay command at its new place.
+/// Points a finding's replay command at its new place (run/replay.hpp, quoted for any path).
 void rewrite_replay(json::Value& finding, const std::string& name, const fs::path& findings_dir) {
   json::Value* replay = finding.find("replay");
   if (!replay || !replay->is_string()) return;
-  std::istringstream words(replay->string_value());
-  std::string word, out;
-  while (words >> word) {
-    if (word == name || ends_with(word, "/" + name)) word = (findings_dir / name).string();
-    out += (out.empty() ? "" : " ") + word;
-  }
-  *replay = json::Value::string(out);
+  *replay = json::Value::string(run::replay_command((findings_dir / name).string()));
 }
 
 }  // namespace
@@ -53,7 +51,7 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
   std::optional<Folder> existing;
   if (fs::exists(out, ec)) {
     if (!fs::is_directory(out, ec)) throw Fatal(out.string() + ": exists and is not a folder");
-    if (fs::exists(out / "run.json"))
+    if (fs::exists(out / run::kRunFile))
       existing = load_folder(out, log);
     else if (!fs::is_empty(out, ec))
       throw Fatal(out.string() +
@@ -115,19 +113,20 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
     kept.insert(ff->name);
     if (!ff->existing) {
       FindingFile copy = *ff;
-      rewrite_replay(copy.value, copy.name, out / "findings");
+      rewrite_replay(copy.value, copy.name, out / run::kFindingsDir);
       to_write.push_back(std::move(copy));
     }
   }
   std::vector<std::pair<std::string, json::Value>> minimized;
   for (const auto& name : kept) {
-    std::string min_name = name.substr(0, name.size() - 5) + ".min.json";
+    if (run::is_minimized_name(name)) continue;  // a minimized file whose original is gone
+    std::string min_name = fs::path(run::minimized_path_for(name)).filename().string();
     if (existing && existing->minimized.count(min_name)) continue;
     for (const auto& f : folders) {
       auto it = f.minimized.find(min_name);
       if (it == f.minimized.end()) continue;
       json::Value v = it->second;
-      rewrite_replay(v, min_name, out / "findings");
+      rewrite_replay(v, min_name, out / run::kFindingsDir);
       minimized.emplace_back(min_name, std::move(v));
       break;
     }
@@ -148,23 +147,23 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
       if (corpus_names.insert({c.root, c.name}).second) new_corpus.push_back(&c);
 
   // Coverage: the union.
-  std::vector<std::pair<fs::path, const json::Value*>> covs;
+  std::vector<std::pair<fs::path, const run::CoverageFile*>> covs;
   if (existing && existing->coverage) covs.emplace_back(existing->path, &*existing->coverage);
   for (const auto& f : folders)
     if (f.coverage) covs.emplace_back(f.path, &*f.coverage);
-  std::optional<json::Value> coverage;
+  std::optional<run::CoverageFile> coverage;
   if (!covs.empty()) coverage = merge_coverage(covs);
 
   // Runs: each counted once, by seed and shard (a folder merged again replaces its earlier record).
-  std::vector<std::pair<std::string, json::Value>> sources;
+  std::vector<run::MergeSource> sources;
   auto add_sources = [&](const Folder& f) {
     for (const auto& source : f.sources) {
-      const std::string& key = source.first;
-      auto it = std::find_if(sources.begin(), sources.end(), [&](const auto& s) { return s.first == key; });
+      auto it =
+          std::find_if(sources.begin(), sources.end(), [&](const auto& s) { return s.key == source.key; });
       if (it == sources.end())
         sources.push_back(source);
       else
-        it->second = source.second;
+        *it = source;
     }
   };
   if (existing) add_sources(*existing);
@@ -179,7 +178,7 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
   std::size_t new_events = 0;
   if (o.events) {
     for (const auto& f : folders) {
-      const std::string* shard = string_member(f.run, "shard");
+      const std::optional<std::string>& shard = f.run.shard;
       for (const auto& line : f.events) {
         std::string text = line;
         if (!f.is_merge) {
@@ -206,41 +205,38 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
   add_roots(existing_files);
   for (const auto& f : folders) add_roots(f.findings);
   std::size_t total_findings = existing_files.size() + to_write.size();
-  json::Value summary =
+  const run::Summary summary =
       merge_summary(sources, total_findings, buckets.size(), coverage, std::move(bucket_roots));
-  json::Value merge_record = json::Value::object();
-  merge_record.add("format", json::Value::string(kMergeFormat));
-  json::Value source_list = json::Value::array();
-  for (const auto& [key, record] : sources) source_list.push(record);
-  merge_record.add("sources", std::move(source_list));
+  run::MergeRecord merge_record;
+  merge_record.sources = sources;
 
   // --- write -------------------------------------------------------------------------------------
-  fs::create_directories(out / "findings", ec);
-  if (ec) throw Fatal("cannot create " + (out / "findings").string() + ": " + ec.message());
+  const fs::path findings_dir = out / run::kFindingsDir;
+  fs::create_directories(findings_dir, ec);
+  if (ec) throw Fatal("cannot create " + findings_dir.string() + ": " + ec.message());
   if (!existing) {
-    json::Value run = reference.run;
-    json::Value trimmed = json::Value::object();
-    for (const auto& m : run.members())
-      if (m.key != "shard") trimmed.add(m.key, m.value);
-    run::write_file_atomically((out / "run.json").string(), json::write(trimmed) + "\n");
+    run::RunConfig merged_config = reference.run;
+    merged_config.shard.reset();
+    run::write_run_config(out, merged_config);
   }
   for (const CorpusFile* c : new_corpus) {
-    fs::create_directories(out / "corpus" / c->root, ec);
-    if (ec) throw Fatal("cannot create " + (out / "corpus" / c->root).string() + ": " + ec.message());
-    run::write_file_atomically((out / "corpus" / c->root / c->name).string(), read_file(c->path));
+    const fs::path root_dir = out / run::kCorpusDir / c->root;
+    fs::create_directories(root_dir, ec);
+    if (ec) throw Fatal("cannot create " + root_dir.string() + ": " + ec.message());
+    run::write_file_atomically((root_dir / c->name).string(), read_file(c->path));
   }
   for (const auto& ff : to_write)
-    run::write_file_atomically((out / "findings" / ff.name).string(), pretty(ff.value, 2));
+    run::write_file_atomically((findings_dir / ff.name).string(), pretty(ff.value, 2));
   for (const auto& [name, v] : minimized)
-    run::write_file_atomically((out / "findings" / name).string(), pretty(v, 2));
-  if (coverage) run::write_file_atomically((out / "coverage.json").string(), pretty(*coverage, 1));
+    run::write_file_atomically((findings_dir / name).string(), pretty(v, 2));
+  if (coverage) run::write_coverage(out, *coverage);
   if (!event_lines.empty() && (new_events > 0 || !existing)) {
     std::string text;
     for (const auto& l : event_lines) text += l + "\n";
-    run::write_file_atomically((out / "events.jsonl").string(), text);
+    run::write_file_atomically((out / run::kEventLogFile).string(), text);
   }
-  run::write_file_atomically((out / "merge.json").string(), pretty(merge_record, 2));
-  run::write_file_atomically((out / "summary.json").string(), pretty(summary, 2));
+  run::write_merge_record(out, merge_record);
+  run::write_summary(out, summary);
 
   result.runs = sources.size();
   result.findings = total_findings;
@@ -248,7 +244,7 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
   result.new_minimized = minimized.size();
   result.new_corpus = new_corpus.size();
   result.buckets = buckets.size();
-  result.coverage_percent = coverage ? double_or_zero(coverage->find("percent")) : 0.0;
+  result.coverage_percent = coverage ? coverage->figures.percent() : 0.0;
   log << "merged " << folders.size() << " folder" << (folders.size() == 1 ? "" : "s") << " into "
       << out.string() << " (" << result.runs << " run" << (result.runs == 1 ? "" : "s")
       << " in merge.json): " << result.findings << " finding files (" << result.new_findings << " new, "
@@ -257,7 +253,7 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
       << result.buckets << " buckets" << std::fixed << std::setprecision(1);
   if (coverage)
     log << ", schema coverage " << result.coverage_percent << "% of the pairs a payload can reach ("
-        << double_or_zero(coverage->find("percentAll")) << "% of all)";
+        << coverage->figures.percent_all() << "% of all)";
   log << "\n";
   return result;
 }

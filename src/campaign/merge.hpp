@@ -3,7 +3,8 @@
 //
 // What is joined, and how (docs/ci.md):
 //  - findings/: the union by file name (the name is a hash of root and input, so the same payload is
-//    one file); .min.json files travel with their finding. New files obey the per-bucket cap of a run:
+//    one file), listed by run/finding_files.hpp; .min.json files travel with their finding, and one
+//    whose original is gone stands for itself. New files obey the per-bucket cap of a run:
 //    candidates are taken in iteration order (the "fuzz iteration N" of their source) and a file is
 //    kept while one of its buckets has fewer than max_per_bucket earlier candidates. For the shards of
 //    one --deterministic run this gives exactly the finding files of the unsharded run. A file already
@@ -14,7 +15,8 @@
 //  - events.jsonl: the runs' lines concatenated, each with "shard" and "source" members added.
 //  - summary.json: counters summed over the runs (each run counted once, see merge.json), buckets and
 //    coverage recomputed from the merged folder, bucketRoots the union over every run and finding file;
-//    merge.json lists the runs merged so far.
+//    merge.json lists the runs merged so far. No exit code: the merged run's verdict is verdict.json,
+//    decided over the merged folder's buckets (command_merge).
 // Every folder is read and checked before anything is written: a folder that is not a fuzz output
 // folder, or whose configuration (schema, implementations, roots, format; seed and shard aside)
 // differs, is a Fatal error (exit 2) naming it, and OUT is left untouched. Files are written atomically.

@@ -2,11 +2,11 @@
 #include "campaign/merge_coverage.hpp"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <set>
+#include <string>
 
-#include "campaign/merge_io.hpp"
+#include "run/layout.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::campaign::merging {
@@ -14,115 +14,75 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A coverage.json list of [node id, outcome bits] pairs (bit 0 accepted, bit 1 rejected), OR-ed per id.
-std::map<std::uint64_t, std::uint64_t> read_flag_pairs(const json::Value& list) {
-  std::map<std::uint64_t, std::uint64_t> out;
-  for (const auto& pair : list.items())
-    out[number_or_zero(&pair.items()[0])] |= number_or_zero(&pair.items()[1]) & 3;
-  return out;
-}
-
-/// The same list written back; adds each outcome's count of nodes.
-json::Value write_flag_pairs(const std::map<std::uint64_t, std::uint64_t>& flags, std::uint64_t& accepted,
-                             std::uint64_t& rejected) {
-  json::Value list = json::Value::array();
-  for (const auto& [id, bits] : flags) {
-    accepted += bits & 1;
-    rejected += (bits >> 1) & 1;
-    json::Value pair = json::Value::array();
-    pair.push(number(id));
-    pair.push(number(bits));
-    list.push(std::move(pair));
+/// The sources every list agrees on, in the first list's order.
+std::vector<std::string> intersect(const std::vector<const std::vector<std::string>*>& lists) {
+  std::vector<std::string> out;
+  if (lists.empty()) return out;
+  std::vector<std::set<std::string>> others;
+  for (std::size_t i = 1; i < lists.size(); ++i) others.emplace_back(lists[i]->begin(), lists[i]->end());
+  for (const auto& s : *lists.front()) {
+    if (std::all_of(others.begin(), others.end(), [&](const auto& set) { return set.count(s) > 0; }))
+      out.push_back(s);
   }
-  return list;
+  return out;
 }
 
 }  // namespace
 
-json::Value merge_coverage(const std::vector<std::pair<fs::path, const json::Value*>>& covs) {
-  std::map<std::uint64_t, std::uint64_t> flags;
-  std::uint64_t tracked = number_or_zero(covs.front().second->find("tracked"));
+run::CoverageFile merge_coverage(const std::vector<std::pair<fs::path, const run::CoverageFile*>>& covs) {
+  run::CoverageFile out;
+  const std::uint64_t tracked = covs.front().second->figures.tracked;
   // Impossible pairs: what every file that lists them agrees on (the same schema gives the same list;
   // a file of an older version has no list and no say). A pair any run reached is possible.
-  std::optional<std::map<std::uint64_t, std::uint64_t>> impossible;
+  std::optional<run::CoverageFlags> impossible;
   for (const auto& [path, cov] : covs) {
-    if (number_or_zero(cov->find("tracked")) != tracked)
-      throw Fatal((path / "coverage.json").string() + ": tracks " +
-                  std::to_string(number_or_zero(cov->find("tracked"))) + " nodes, " +
-                  (covs.front().first / "coverage.json").string() + " " + std::to_string(tracked) +
-                  " (coverage of another schema?)");
-    for (const auto& [id, bits] : read_flag_pairs(*cov->find("flags"))) flags[id] |= bits;
-    if (const json::Value* list = cov->find("impossibleFlags")) {
-      auto these = read_flag_pairs(*list);
-      if (!impossible) {
-        impossible = std::move(these);
-      } else {
-        for (auto& [id, bits] : *impossible) bits &= these.count(id) ? these[id] : 0;
+    if (cov->figures.tracked != tracked)
+      throw Fatal((path / run::kCoverageFile).string() + ": tracks " + std::to_string(cov->figures.tracked) +
+                  " nodes, " + (covs.front().first / run::kCoverageFile).string() + " " +
+                  std::to_string(tracked) + " (coverage of another schema?)");
+    for (const auto& [id, bits] : cov->flags) out.flags[id] |= bits;
+    if (!cov->lists_impossible) continue;
+    if (!impossible) {
+      impossible = cov->impossible_flags;
+    } else {
+      for (auto& [id, bits] : *impossible) {
+        auto it = cov->impossible_flags.find(id);
+        bits &= it == cov->impossible_flags.end() ? 0 : it->second;
       }
     }
   }
-  std::uint64_t accepted = 0, rejected = 0;
-  json::Value flag_list = write_flag_pairs(flags, accepted, rejected);
+  run::CoverageFigures& f = out.figures;
+  f.tracked = tracked;
+  for (const auto& [id, bits] : out.flags) {
+    f.reached_accepted += bits & 1;
+    f.reached_rejected += (bits >> 1) & 1;
+  }
   std::uint64_t impossible_accepted = 0, impossible_rejected = 0;
-  if (impossible) {  // a pair some run reached is possible after all
-    for (auto it = impossible->begin(); it != impossible->end();) {
-      it->second &= ~(flags.count(it->first) ? flags[it->first] : 0);
-      it = it->second ? std::next(it) : impossible->erase(it);
+  if (impossible) {
+    for (const auto& [id, bits] : *impossible) {
+      auto reached = out.flags.find(id);
+      auto left = static_cast<std::uint8_t>(bits & ~(reached == out.flags.end() ? 0 : reached->second));
+      if (!left) continue;
+      out.impossible_flags[id] = left;
+      impossible_accepted += left & 1;
+      impossible_rejected += (left >> 1) & 1;
     }
   }
-  json::Value impossible_list = impossible
-                                    ? write_flag_pairs(*impossible, impossible_accepted, impossible_rejected)
-                                    : json::Value::array();
+  f.possible_accepted = tracked - impossible_accepted;
+  f.possible_rejected = tracked - impossible_rejected;
+  f.has_possible = true;
+  out.lists_impossible = true;
   // A node is unreached (or impossible) in the union only when every run that lists it so agrees.
-  auto intersect = [&](const char* group, const char* key) {
-    std::vector<std::string> first;
-    std::vector<std::set<std::string>> others;
-    bool have_first = false;
-    for (const auto& [path, cov] : covs) {
-      const json::Value* un = cov->find(group);
-      const json::Value* list = un && un->is_object() ? un->find(key) : nullptr;
-      if (!list || !list->is_array()) continue;
-      std::vector<std::string> items;
-      for (const auto& v : list->items())
-        if (v.is_string()) items.push_back(v.string_value());
-      if (!have_first) {
-        first = std::move(items);
-        have_first = true;
-      } else {
-        others.emplace_back(items.begin(), items.end());
-      }
-    }
-    json::Value out = json::Value::array();
-    for (const auto& s : first) {
-      if (std::all_of(others.begin(), others.end(), [&](const auto& set) { return set.count(s) > 0; }))
-        out.push(json::Value::string(s));
-    }
-    return out;
+  auto lists = [&](std::vector<std::string> run::CoverageFile::*member) {
+    std::vector<const std::vector<std::string>*> all;
+    for (const auto& [path, cov] : covs) all.push_back(&(cov->*member));
+    return intersect(all);
   };
-  const std::uint64_t possible_accepted = tracked - impossible_accepted,
-                      possible_rejected = tracked - impossible_rejected;
-  auto percent_of = [&](std::uint64_t pairs) {
-    return pairs == 0 ? 100.0 : 100.0 * static_cast<double>(accepted + rejected) / static_cast<double>(pairs);
-  };
-  json::Value o = json::Value::object();
-  o.add("tracked", number(tracked));
-  o.add("reachedAccepted", number(accepted));
-  o.add("reachedRejected", number(rejected));
-  o.add("possibleAccepted", number(possible_accepted));
-  o.add("possibleRejected", number(possible_rejected));
-  o.add("percent", json::Value::number(std::to_string(percent_of(possible_accepted + possible_rejected))));
-  o.add("percentAll", json::Value::number(std::to_string(percent_of(2 * tracked))));
-  o.add("flags", std::move(flag_list));
-  o.add("impossibleFlags", std::move(impossible_list));
-  json::Value unreached = json::Value::object();
-  unreached.add("neverAccepted", intersect("unreached", "neverAccepted"));
-  unreached.add("neverRejected", intersect("unreached", "neverRejected"));
-  o.add("unreached", std::move(unreached));
-  json::Value cannot = json::Value::object();
-  cannot.add("neverVisited", intersect("impossible", "neverVisited"));
-  cannot.add("alwaysRejected", intersect("impossible", "alwaysRejected"));
-  o.add("impossible", std::move(cannot));
-  return o;
+  out.never_accepted = lists(&run::CoverageFile::never_accepted);
+  out.never_rejected = lists(&run::CoverageFile::never_rejected);
+  out.never_visited = lists(&run::CoverageFile::never_visited);
+  out.always_rejected = lists(&run::CoverageFile::always_rejected);
+  return out;
 }
 
 }  // namespace crosscheck::campaign::merging

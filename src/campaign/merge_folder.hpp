@@ -1,8 +1,9 @@
 // merge_folder.hpp: one folder crosscheck merge joins (a fuzz output folder or an earlier merge),
 // read completely and checked before anything is written: run.json and its format, the finding
-// files and their .min.json copies, the corpus entries' names, coverage.json's flag lists,
-// events.jsonl's complete lines, and the runs it stands for (merge.json's sources, or the run itself
-// with its summary). Also the check that folders share one configuration (seed and shard aside).
+// files and their .min.json copies (listed by run/finding_files.hpp), the corpus entries' names,
+// coverage.json, events.jsonl's complete lines, and the runs it stands for (merge.json's sources, or
+// the run itself with its summary), each read by its owner in run/. Also the check that folders
+// share one configuration (seed and shard aside).
 #pragma once
 
 #include <cstdint>
@@ -16,14 +17,14 @@
 #include <vector>
 
 #include "json/value.hpp"
+#include "run/coverage_file.hpp"
+#include "run/merge_file.hpp"
+#include "run/run_file.hpp"
 
 namespace crosscheck::campaign::merging {
 
-/// merge.json's "format" (its writer is merge.cpp).
-inline constexpr const char* kMergeFormat = "crosscheck-merge/1";
-
 struct FindingFile {
-  std::string name;
+  std::string name;  ///< a .min.json whose original is gone stands for itself (run/finding_files.hpp)
   json::Value value;
   std::string root;
   std::vector<std::string> buckets;
@@ -39,21 +40,21 @@ struct CorpusFile {
 /// One folder, read completely.
 struct Folder {
   std::filesystem::path path;
-  json::Value run;
+  run::RunConfig run;
   std::vector<FindingFile> findings;
-  std::map<std::string, json::Value> minimized;  // "<name>.min.json" -> content
+  std::map<std::string, json::Value> minimized;  // "<name>.min.json" beside its finding -> content
   std::vector<CorpusFile> corpus;
-  std::optional<json::Value> coverage;
-  std::vector<std::string> events;  // complete lines, as written
-  bool is_merge = false;            // has merge.json: its events already say their shard
-  std::vector<std::pair<std::string, json::Value>> sources;  // key -> record
+  std::optional<run::CoverageFile> coverage;
+  std::vector<std::string> events;        // complete lines, as written
+  bool is_merge = false;                  // has merge.json: its events already say their shard
+  std::vector<run::MergeSource> sources;  // the runs it stands for
 };
 
 /// Reads and checks the folder; Fatal (exit 2) naming the folder or file when it is not one.
 Folder load_folder(const std::filesystem::path& path, std::ostream& log);
 
 /// Fatal naming the first of `folders` whose run.json differs from `reference`'s in anything but
-/// seed, shard and deterministic.
+/// seed, shard and deterministic (run::RunConfig::configuration_difference).
 void check_same_configuration(const Folder& reference, const std::vector<Folder>& folders);
 
 }  // namespace crosscheck::campaign::merging

@@ -3,91 +3,59 @@
 
 #include <algorithm>
 
-#include "campaign/merge_io.hpp"
-
 namespace crosscheck::campaign::merging {
 
-json::Value merge_summary(const std::vector<std::pair<std::string, json::Value>>& sources,
-                          std::size_t findings, std::size_t buckets,
-                          const std::optional<json::Value>& coverage,
-                          std::map<std::string, std::set<std::string>> bucket_roots) {
-  json::Value out = json::Value::object();
-  for (const auto& [key, record] : sources) {
-    const json::Value* s = record.find("summary");
-    if (s && s->is_object() && !s->members().empty()) {
-      out = *s;
+run::Summary merge_summary(const std::vector<run::MergeSource>& sources, std::size_t findings,
+                           std::size_t buckets, const std::optional<run::CoverageFile>& coverage,
+                           std::map<std::string, std::set<std::string>> bucket_roots) {
+  run::Summary out;
+  for (const auto& source : sources) {
+    if (source.summary) {
+      out = *source.summary;
       break;
     }
   }
-  std::map<std::string, std::uint64_t> counters;
-  std::map<std::string, std::map<std::string, std::uint64_t>> tables;
-  const char* counter_keys[] = {"generated", "sent", "divergentInputs", "contractInputs"};
-  const char* table_keys[] = {"byClass", "byRoot", "byImplementation"};
-  std::optional<std::uint64_t> exit_code;
-  const json::Value* longest = nullptr;
-  bool interrupted = false;
-  json::Value shards = json::Value::array(), incomplete = json::Value::array();
-  for (const auto& [key, record] : sources) {
-    shards.push(json::Value::string(key));
-    const json::Value* s = record.find("summary");
-    if (!s || !s->is_object() || !s->find("format")) incomplete.push(json::Value::string(key));
-    if (!s || !s->is_object()) continue;
-    for (const char* k : counter_keys) counters[k] += number_or_zero(s->find(k));
-    for (const char* k : table_keys) {
-      const json::Value* t = s->find(k);
-      if (!t || !t->is_object()) continue;
-      for (const auto& m : t->members()) tables[k][m.key] += number_or_zero(&m.value);
+  out.generated = out.sent = out.divergent_inputs = out.contract_inputs = 0;
+  out.by_class.clear();
+  out.by_root.clear();
+  out.by_implementation.clear();
+  out.interrupted = false;
+  std::optional<double> longest;
+  run::MergedRuns merged;
+  merged.runs = sources.size();
+  auto add = [](run::Counts& into, const run::Counts& from) {
+    for (const auto& [name, n] : from) into[name] += n;
+  };
+  for (const auto& source : sources) {
+    merged.shards.push_back(source.key);
+    out.generated += source.generated;
+    out.sent += source.sent;
+    if (!source.summary) {
+      merged.without_summary.push_back(source.key);
+      continue;
     }
-    if (const json::Value* e = s->find("exitCode"); e && e->is_number())
-      exit_code = std::max(exit_code.value_or(0), number_or_zero(e));
+    const run::Summary& s = *source.summary;
+    out.divergent_inputs += s.divergent_inputs;
+    out.contract_inputs += s.contract_inputs;
+    add(out.by_class, s.by_class);
+    add(out.by_root, s.by_root);
+    add(out.by_implementation, s.by_implementation);
     // The shards ran side by side: the merged run took as long as the longest one.
-    if (const json::Value* e = s->find("elapsed"); e && e->is_number())
-      if (!longest || double_or_zero(e) > double_or_zero(longest)) longest = e;
-    if (const json::Value* i = s->find("interrupted"); i && i->is_bool() && i->as_bool()) interrupted = true;
+    longest = std::max(longest.value_or(0.0), s.elapsed);
+    out.interrupted = out.interrupted || s.interrupted;
     // Every root each bucket was seen on, in any run (a bucket's files are capped, so not all show).
-    if (const json::Value* br = s->find("bucketRoots"); br && br->is_object()) {
-      for (const auto& m : br->members()) {
-        if (!m.value.is_array()) continue;
-        for (const auto& r : m.value.items())
-          if (r.is_string()) bucket_roots[m.key].insert(r.string_value());
-      }
-    }
+    for (const auto& [bucket, roots] : s.bucket_roots)
+      bucket_roots[bucket].insert(roots.begin(), roots.end());
   }
-  for (const char* k : counter_keys) set_member(out, k, number(counters[k]));
-  set_member(out, "buckets", number(buckets));
-  for (const char* k : table_keys) {
-    json::Value t = json::Value::object();
-    for (const auto& [name, n] : tables[k]) t.add(name, number(n));
-    set_member(out, k, std::move(t));
-  }
+  out.buckets = buckets;
   if (coverage) {
-    set_member(out, "coveragePercent", *coverage->find("percent"));
-    if (out.find("coverage")) {
-      json::Value c = json::Value::object();
-      for (const char* k : {"tracked", "reachedAccepted", "reachedRejected", "possibleAccepted",
-                            "possibleRejected", "percent", "percentAll"})
-        c.add(k, *coverage->find(k));
-      set_member(out, "coverage", std::move(c));
-    }
+    out.coverage = coverage->figures;
+    out.coverage_percent.reset();
   }
-  json::Value roots = json::Value::object();
-  for (const auto& [bucket, names] : bucket_roots) {
-    json::Value list = json::Value::array();
-    for (const auto& r : names) list.push(json::Value::string(r));
-    roots.add(bucket, std::move(list));
-  }
-  set_member(out, "bucketRoots", std::move(roots));
-  if (out.find("findings")) set_member(out, "findings", number(findings));
-  if (longest) set_member(out, "elapsed", *longest);
-  if (out.find("interrupted")) set_member(out, "interrupted", json::Value::boolean(interrupted));
-  if (exit_code) set_member(out, "exitCode", number(*exit_code));
-  // Readers (crosscheck report) know this format; runs merged without a summary are named.
-  set_member(out, "format", json::Value::string("crosscheck-summary/1"));
-  json::Value merged = json::Value::object();
-  merged.add("runs", number(sources.size()));
-  merged.add("shards", std::move(shards));
-  merged.add("withoutSummary", std::move(incomplete));
-  set_member(out, "merged", std::move(merged));
+  out.bucket_roots = std::move(bucket_roots);
+  out.findings = findings;
+  if (longest) out.elapsed = *longest;
+  out.merged = std::move(merged);
   return out;
 }
 

@@ -1,7 +1,8 @@
 // merge_summary.hpp: summary.json of a merged folder: the first run's summary with the joined fields
 // replaced: counters and tables summed over the runs (each run counted once), buckets and coverage
 // from the merged folder, bucketRoots the union over every run and finding file, the longest run's
-// elapsed time, the highest exit code, and "merged" naming the runs (and those without a summary).
+// elapsed time, and "merged" naming the runs (and those without a summary). The merged run's verdict
+// is not in it: merge writes verdict.json over the merged folder's buckets.
 #pragma once
 
 #include <cstddef>
@@ -9,18 +10,18 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "json/value.hpp"
+#include "run/coverage_file.hpp"
+#include "run/merge_file.hpp"
+#include "run/summary_file.hpp"
 
 namespace crosscheck::campaign::merging {
 
-/// `sources`: merge.json's records (key -> record with its "summary"); `findings` and `buckets`:
-/// counts of the merged folder; `bucket_roots`: the roots each bucket's finding files name.
-json::Value merge_summary(const std::vector<std::pair<std::string, json::Value>>& sources,
-                          std::size_t findings, std::size_t buckets,
-                          const std::optional<json::Value>& coverage,
-                          std::map<std::string, std::set<std::string>> bucket_roots);
+/// `sources`: the runs merged, each once; `findings` and `buckets`: counts of the merged folder;
+/// `bucket_roots`: the roots each bucket's finding files name.
+run::Summary merge_summary(const std::vector<run::MergeSource>& sources, std::size_t findings,
+                           std::size_t buckets, const std::optional<run::CoverageFile>& coverage,
+                           std::map<std::string, std::set<std::string>> bucket_roots);
 
 }  // namespace crosscheck::campaign::merging

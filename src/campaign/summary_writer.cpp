@@ -4,51 +4,39 @@
 #include <filesystem>
 #include <iomanip>
 
-#include "campaign/json_numbers.hpp"
-#include "json/parse.hpp"
-#include "json/write.hpp"
-#include "run/finding_file.hpp"
-#include "run/json_file.hpp"
-#include "util/file.hpp"
+#include "run/layout.hpp"
+#include "run/summary_file.hpp"
 
 namespace crosscheck::campaign {
 namespace {
 
 namespace fs = std::filesystem;
 
-json::Value count_object(const std::map<std::string, std::size_t>& m) {
-  json::Value o = json::Value::object();
-  for (const auto& [k, n] : m) o.add(k, json::Value::number(std::to_string(n)));
-  return o;
-}
+run::Counts counts_of(const std::map<std::string, std::size_t>& m) { return {m.begin(), m.end()}; }
 
-json::Value identities_json(const differential::ImplementationSet& impls) {
-  json::Value ids = json::Value::array();
+std::vector<run::ImplementationRecord> implementation_records(const differential::ImplementationSet& impls) {
+  std::vector<run::ImplementationRecord> out;
   for (const auto& id : impls.identities()) {
-    json::Value x = json::Value::object();
-    x.add("name", json::Value::string(id.name));
-    x.add("reportedName", json::Value::string(id.reported_name));
-    x.add("language", json::Value::string(id.language));
-    x.add("version", json::Value::string(id.version));
-    x.add("languageVersion", json::Value::string(id.language_version));
-    auto lock_field = [&](const char* k) {
+    run::ImplementationRecord x;
+    x.name = id.name;
+    x.reported_name = id.reported_name;
+    x.language = id.language;
+    x.version = id.version;
+    x.language_version = id.language_version;
+    // The adapter's lock file, as it sent it in hello.
+    auto lock_field = [&](const char* k) -> std::optional<std::string> {
       const json::Value* v = id.lock && id.lock->is_object() ? id.lock->find(k) : nullptr;
-      return v && v->is_string() ? json::Value::string(v->string_value()) : json::Value::null();
+      if (v && v->is_string()) return v->string_value();
+      return std::nullopt;
     };
-    x.add("schemaManifestSha256", lock_field("schemaManifestSha256"));
-    x.add("sourceCommit", lock_field("sourceCommit"));
-    x.add("schemaBundle", id.schema_bundle ? json::Value::string(*id.schema_bundle) : json::Value::null());
-    x.add("roots", json_count(id.roots.size()));
-    x.add("reportsWarnings", json::Value::boolean(id.reports_warnings));
-    ids.push(std::move(x));
+    x.schema_manifest_sha256 = lock_field("schemaManifestSha256");
+    x.source_commit = lock_field("sourceCommit");
+    x.schema_bundle = id.schema_bundle;
+    x.roots = id.roots.size();
+    x.reports_warnings = id.reports_warnings;
+    out.push_back(std::move(x));
   }
-  return ids;
-}
-
-json::Value string_array(const std::vector<std::string>& list) {
-  json::Value a = json::Value::array();
-  for (const auto& x : list) a.push(json::Value::string(x));
-  return a;
+  return out;
 }
 
 }  // namespace
@@ -70,7 +58,7 @@ void print_summary(std::ostream& log, const RunSummary& s) {
       << "buckets " << s.totals.buckets << ", finding files written this run " << s.counts.findings_written
       << " in " << s.findings_dir << "\n"
       << "schema coverage " << s.coverage.describe()
-      << " (unreached nodes: " << (fs::path(s.options.out) / "coverage.json").string() << ")\n";
+      << " (unreached nodes: " << (fs::path(s.options.out) / run::kCoverageFile).string() << ")\n";
   auto skewed = s.impls.skewed_roots();
   if (!skewed.empty()) {
     log << "skewed roots (not compared):";
@@ -80,60 +68,32 @@ void print_summary(std::ostream& log, const RunSummary& s) {
 }
 
 void write_summary(const RunSummary& s) {
-  json::Value sum = json::Value::object();
-  sum.add("generated", json_count(s.totals.generated));
-  sum.add("sent", json_count(s.totals.sent));
-  sum.add("divergentInputs", json_count(s.totals.divergent_inputs));
-  sum.add("contractInputs", json_count(s.totals.contract_inputs));
-  sum.add("buckets", json_count(s.totals.buckets));
-  sum.add("byClass", count_object(s.counts.by_class));
-  sum.add("byRoot", count_object(s.counts.by_root));
-  sum.add("byImplementation", count_object(s.counts.by_implementation));
-  sum.add("coveragePercent", json::Value::number(std::to_string(s.totals.coverage_percent)));
-  // Who ran, on which schema, and how it ended: the fields the reports show.
-  sum.add("format", json::Value::string("crosscheck-summary/1"));
-  sum.add("crosscheckVersion", json::Value::string(CROSSCHECK_VERSION));
-  sum.add("seed", json_count(s.options.seed));
-  sum.add("elapsed", json_rate(s.elapsed));
-  sum.add("findings", json_count(s.counts.findings_total));
-  sum.add("strict", json::Value::boolean(s.options.strict));
-  sum.add("interrupted", json::Value::boolean(s.interrupted));
-  sum.add("exitCode", json_count(static_cast<std::uint64_t>(s.totals.exit_code)));
-  // tracked, reached and possible pairs per outcome, percent (of the possible pairs) and percentAll.
-  sum.add("coverage", s.coverage.summary_json());
-  sum.add("implementations", identities_json(s.impls));
-  json::Value skew = json::Value::object();
-  for (const auto& [root, row] : s.impls.skew_table()) {
-    json::Value r = json::Value::object();
-    for (const auto& [impl, hash] : row) r.add(impl, json::Value::string(hash));
-    skew.add(root, std::move(r));
-  }
-  sum.add("skewTable", std::move(skew));
-  json::Value bucket_roots = json::Value::object();
-  for (const auto& [bucket, roots] : s.bucket_roots)
-    bucket_roots.add(bucket, string_array(std::vector<std::string>(roots.begin(), roots.end())));
-  sum.add("bucketRoots", std::move(bucket_roots));
-  sum.add("skewedRoots", string_array(s.impls.skewed_roots()));
-  sum.add("roots", string_array(s.roots));
-  json::WriteOptions pretty;
-  pretty.indent = 2;
-  run::write_file_atomically((fs::path(s.options.out) / "summary.json").string(),
-                             json::write(sum, pretty) + "\n");
+  run::Summary sum;
+  sum.generated = s.totals.generated;
+  sum.sent = s.totals.sent;
+  sum.divergent_inputs = s.totals.divergent_inputs;
+  sum.contract_inputs = s.totals.contract_inputs;
+  sum.buckets = s.totals.buckets;
+  sum.by_class = counts_of(s.counts.by_class);
+  sum.by_root = counts_of(s.counts.by_root);
+  sum.by_implementation = counts_of(s.counts.by_implementation);
+  sum.seed = std::to_string(s.options.seed);
+  sum.elapsed = s.elapsed;
+  sum.findings = s.counts.findings_total;
+  sum.strict = s.options.strict;
+  sum.interrupted = s.interrupted;
+  sum.coverage = s.coverage.figures();
+  sum.implementations = implementation_records(s.impls);
+  for (const auto& [root, row] : s.impls.skew_table()) sum.skew_table[root] = {row.begin(), row.end()};
+  sum.bucket_roots = s.bucket_roots;
+  sum.skewed_roots = s.impls.skewed_roots();
+  sum.roots = s.roots;
+  run::write_summary(s.options.out, sum);
 }
 
 std::map<std::string, std::set<std::string>> read_bucket_roots(const std::string& folder) {
-  std::map<std::string, std::set<std::string>> out;
-  auto previous = json::parse(read_file_bytes(fs::path(folder) / "summary.json").value_or(""));
-  const json::Value* roots =
-      previous.ok() && previous.value().is_object() ? previous.value().find("bucketRoots") : nullptr;
-  if (!roots || !roots->is_object()) return out;
-  for (const auto& m : roots->members()) {
-    if (!m.value.is_array()) continue;
-    for (const auto& r : m.value.items()) {
-      if (r.is_string()) out[m.key].insert(r.string_value());
-    }
-  }
-  return out;
+  auto previous = run::read_summary(folder);
+  return previous ? previous->bucket_roots : std::map<std::string, std::set<std::string>>{};
 }
 
 }  // namespace crosscheck::campaign

@@ -20,7 +20,7 @@ namespace crosscheck::campaign {
 /// What the summary says, gathered once the sender has stopped.
 struct RunSummary {
   const CampaignOptions& options;
-  const CampaignSummary& totals;  ///< exit_code decided
+  const CampaignSummary& totals;
   const FindingRecorder::Counts& counts;
   std::map<std::string, std::set<std::string>> bucket_roots;
   const SchemaCoverage& coverage;
@@ -33,9 +33,10 @@ struct RunSummary {
 
 /// The tables and totals on the log.
 void print_summary(std::ostream& log, const RunSummary& s);
-/// Writes <out>/summary.json atomically.
+/// Writes <out>/summary.json atomically (run/summary_file.hpp).
 void write_summary(const RunSummary& s);
-/// "bucketRoots" of <folder>/summary.json; nothing when the file is missing or unreadable.
+/// "bucketRoots" of <folder>/summary.json; nothing when the file is missing. Fatal (exit 2) naming
+/// the file when it is damaged or of another format version.
 std::map<std::string, std::set<std::string>> read_bucket_roots(const std::string& folder);
 
 }  // namespace crosscheck::campaign

@@ -174,9 +174,6 @@ std::string count_text(std::size_t n) {
   return out;
 }
 
-json::Value number(std::size_t n) { return json::Value::number(std::to_string(n)); }
-json::Value number(double x) { return json::Value::number(std::to_string(x)); }
-
 }  // namespace
 
 SchemaCoverage::SchemaCoverage(const schema::Ir& ir)
@@ -276,17 +273,9 @@ std::size_t SchemaCoverage::possible_rejected() const {
   return n;
 }
 
-double SchemaCoverage::percent() const {
-  std::size_t possible = possible_accepted() + possible_rejected();
-  if (possible == 0) return 100.0;
-  return 100.0 * static_cast<double>(reached_accepted() + reached_rejected()) / static_cast<double>(possible);
-}
+double SchemaCoverage::percent() const { return figures().percent(); }
 
-double SchemaCoverage::percent_all() const {
-  if (tracked_count_ == 0) return 100.0;
-  return 100.0 * static_cast<double>(reached_accepted() + reached_rejected()) /
-         static_cast<double>(2 * tracked_count_);
-}
+double SchemaCoverage::percent_all() const { return figures().percent_all(); }
 
 std::vector<std::string> SchemaCoverage::never_accepted() const {
   std::vector<std::string> out;
@@ -324,49 +313,30 @@ std::vector<std::string> SchemaCoverage::always_rejected() const {
   return out;
 }
 
-json::Value SchemaCoverage::to_json() const {
-  json::Value o = summary_json();
-  auto id_bits = [&](const std::vector<std::uint8_t>& bits, bool unreached_only) {
-    json::Value list = json::Value::array();
-    for (std::size_t i = 0; i < bits.size(); ++i) {
-      std::uint8_t b = unreached_only ? static_cast<std::uint8_t>(bits[i] & ~flags_[i]) : bits[i];
-      if (by_id_[i] && b) {
-        json::Value pair = json::Value::array();
-        pair.push(number(i));
-        pair.push(number(static_cast<std::size_t>(b)));
-        list.push(std::move(pair));
-      }
-    }
-    return list;
-  };
-  o.add("flags", id_bits(flags_, false));
-  o.add("impossibleFlags", id_bits(impossible_, true));
-  auto strings = [](const std::vector<std::string>& v) {
-    json::Value a = json::Value::array();
-    for (const auto& s : v) a.push(json::Value::string(s));
-    return a;
-  };
-  json::Value missing = json::Value::object();
-  missing.add("neverAccepted", strings(never_accepted()));
-  missing.add("neverRejected", strings(never_rejected()));
-  o.add("unreached", std::move(missing));
-  json::Value impossible = json::Value::object();
-  impossible.add("neverVisited", strings(never_visited()));
-  impossible.add("alwaysRejected", strings(always_rejected()));
-  o.add("impossible", std::move(impossible));
-  return o;
+run::CoverageFigures SchemaCoverage::figures() const {
+  run::CoverageFigures f;
+  f.tracked = tracked_count_;
+  f.reached_accepted = reached_accepted();
+  f.reached_rejected = reached_rejected();
+  f.possible_accepted = possible_accepted();
+  f.possible_rejected = possible_rejected();
+  return f;
 }
 
-json::Value SchemaCoverage::summary_json() const {
-  json::Value o = json::Value::object();
-  o.add("tracked", number(tracked_count_));
-  o.add("reachedAccepted", number(reached_accepted()));
-  o.add("reachedRejected", number(reached_rejected()));
-  o.add("possibleAccepted", number(possible_accepted()));
-  o.add("possibleRejected", number(possible_rejected()));
-  o.add("percent", number(percent()));
-  o.add("percentAll", number(percent_all()));
-  return o;
+run::CoverageFile SchemaCoverage::to_file() const {
+  run::CoverageFile c;
+  c.figures = figures();
+  for (std::size_t i = 0; i < flags_.size(); ++i) {
+    if (!by_id_[i]) continue;
+    if (flags_[i]) c.flags[i] = flags_[i];
+    // An impossible pair that was reached is possible after all: only the unreached ones are listed.
+    if (auto b = static_cast<std::uint8_t>(impossible_[i] & ~flags_[i])) c.impossible_flags[i] = b;
+  }
+  c.never_accepted = never_accepted();
+  c.never_rejected = never_rejected();
+  c.never_visited = never_visited();
+  c.always_rejected = always_rejected();
+  return c;
 }
 
 std::string SchemaCoverage::describe() const {
@@ -379,36 +349,9 @@ std::string SchemaCoverage::describe() const {
          count_text(possible_rejected()) + " in a rejected one";
 }
 
-void SchemaCoverage::merge_json(const json::Value& saved) {
-  const json::Value* flags = saved.is_object() ? saved.find("flags") : nullptr;
-  if (!flags || !flags->is_array()) return;
-  for (const auto& pair : flags->items()) {
-    if (!pair.is_array() || pair.items().size() != 2) continue;
-    std::size_t id = std::stoul(pair.items()[0].number_text());
-    auto bits = static_cast<std::uint8_t>(std::stoul(pair.items()[1].number_text()));
+void SchemaCoverage::restore(const run::CoverageFile& saved) {
+  for (const auto& [id, bits] : saved.flags)
     if (id < flags_.size() && by_id_[id]) flags_[id] |= bits & 3;
-  }
-}
-
-CoverageFigures coverage_figures(const json::Value& coverage) {
-  CoverageFigures f;
-  auto get = [&](const char* key, double& out) {
-    const json::Value* v = coverage.is_object() ? coverage.find(key) : nullptr;
-    if (!v || !v->is_number()) return false;
-    out = std::strtod(v->number_text().c_str(), nullptr);
-    return true;
-  };
-  get("tracked", f.tracked);
-  get("reachedAccepted", f.reached_accepted);
-  get("reachedRejected", f.reached_rejected);
-  bool accepted = get("possibleAccepted", f.possible_accepted);
-  bool rejected = get("possibleRejected", f.possible_rejected);
-  f.has_possible = accepted && rejected;
-  if (!f.has_possible) f.possible_accepted = f.possible_rejected = f.tracked;
-  double pairs = f.possible_accepted + f.possible_rejected;
-  f.percent = pairs > 0 ? 100.0 * (f.reached_accepted + f.reached_rejected) / pairs : 100.0;
-  f.percent_all = f.tracked > 0 ? 100.0 * (f.reached_accepted + f.reached_rejected) / (2 * f.tracked) : 100.0;
-  return f;
 }
 
 }  // namespace crosscheck::campaign

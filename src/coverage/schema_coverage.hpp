@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "decoder/decoder.hpp"
-#include "json/value.hpp"
+#include "run/coverage_file.hpp"
 #include "schema/ir.hpp"
 
 namespace crosscheck::campaign {
@@ -56,17 +56,15 @@ class SchemaCoverage {
   std::vector<std::string> never_visited() const;
   std::vector<std::string> always_rejected() const;
 
-  /// coverage.json: tracked, reached*, possible*, percent, percentAll, flags, impossibleFlags,
-  /// unreached {neverAccepted, neverRejected}, impossible {neverVisited, alwaysRejected}.
-  json::Value to_json() const;
-  /// summary.json's "coverage": tracked, reachedAccepted, reachedRejected, possibleAccepted,
-  /// possibleRejected, percent, percentAll.
-  json::Value summary_json() const;
+  /// The counts behind percent() and percent_all(), as coverage.json and summary.json carry them.
+  run::CoverageFigures figures() const;
+  /// What coverage.json holds (run/coverage_file.hpp writes it).
+  run::CoverageFile to_file() const;
   /// "100.0% of the 1,423 (node, outcome) pairs a payload can reach (98.7% of all 1,442; 19 cannot
   /// happen): 711/711 nodes reached in an accepted payload, 712/712 in a rejected one".
   std::string describe() const;
-  /// Restores flags saved by to_json() (same IR); ignores unknown ids.
-  void merge_json(const json::Value& saved);
+  /// Restores the flags of a saved coverage.json (same IR); ignores unknown ids.
+  void restore(const run::CoverageFile& saved);
 
  private:
   std::vector<const schema::Shape*> by_id_;  // id -> node (null for untracked)
@@ -74,16 +72,5 @@ class SchemaCoverage {
   std::vector<std::uint8_t> impossible_;     // the same bits: that outcome cannot happen
   std::size_t tracked_count_ = 0;
 };
-
-/// The figures of coverage.json (or of summary.json's "coverage"), with fallbacks for files written
-/// before the impossible pairs were told apart: possible = tracked, percent = percentAll.
-struct CoverageFigures {
-  double tracked = 0, reached_accepted = 0, reached_rejected = 0;
-  double possible_accepted = 0, possible_rejected = 0;
-  double percent = 0, percent_all = 0;
-  bool has_possible = false;  ///< the file tells impossible pairs apart
-  double impossible_pairs() const { return 2 * tracked - possible_accepted - possible_rejected; }
-};
-CoverageFigures coverage_figures(const json::Value& coverage);
 
 }  // namespace crosscheck::campaign

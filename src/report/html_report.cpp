@@ -11,7 +11,6 @@
 #include <map>
 #include <set>
 
-#include "coverage/schema_coverage.hpp"
 #include "report/escape.hpp"
 #include "report/writers.hpp"
 
@@ -242,7 +241,7 @@ std::string counts_table(const RunData& run) {
     ++buckets_by_class[differential::class_name(b.cls)];
     if (run.fails(b)) ++failing_by_class[differential::class_name(b.cls)];
   }
-  auto by_class = summary_counts(run, "byClass");
+  auto by_class = summary_counts(run.totals().by_class);
   std::set<std::string> keys;
   for (const auto& [k, n] : by_class) keys.insert(k);
   for (const auto& [k, n] : buckets_by_class) keys.insert(k);
@@ -260,7 +259,7 @@ std::string counts_table(const RunData& run) {
   for (const auto& b : run.buckets) {
     for (const auto& i : b.blame.deviating) ++deviating[i];
   }
-  auto by_impl = summary_counts(run, "byImplementation");
+  auto by_impl = summary_counts(run.totals().by_implementation);
   s += "<h3>Per implementation</h3>\n<table><tr><th>implementation</th><th class=\"num\">divergences "
        "involving "
        "it</th><th class=\"num\">buckets where it deviates</th></tr>\n";
@@ -275,12 +274,9 @@ std::string counts_table(const RunData& run) {
 std::string matrix(const RunData& run) {
   std::set<std::string> fuzzed;
   bool fuzzed_known = false;
-  if (const json::Value* r = run.summary.is_object() ? run.summary.find("roots") : nullptr;
-      r && r->is_array()) {
+  if (run.summary) {
     fuzzed_known = true;
-    for (const auto& x : r->items()) {
-      if (x.is_string()) fuzzed.insert(x.string_value());
-    }
+    fuzzed.insert(run.summary->roots.begin(), run.summary->roots.end());
   }
   std::set<std::string> skewed(run.skewed_roots.begin(), run.skewed_roots.end());
   std::string s =
@@ -485,70 +481,65 @@ std::string skew_table(const RunData& run) {
 }
 
 std::string coverage_section(const RunData& run) {
-  if (!run.coverage.is_object()) return "<p>coverage.json is missing.</p>\n";
-  campaign::CoverageFigures f = campaign::coverage_figures(run.coverage);
-  std::string s = "<p><b>" + format_fixed(f.percent, 1) + "%</b> of the " +
-                  format_count(f.possible_accepted + f.possible_rejected) +
-                  " (node, outcome) pairs a payload can reach: " + format_count(f.reached_accepted) + " of " +
-                  format_count(f.possible_accepted) +
-                  " outcome-deciding schema nodes seen in an accepted payload, " +
-                  format_count(f.reached_rejected) + " of " + format_count(f.possible_rejected) +
-                  " in a rejected one (" + format_count(f.tracked) + " nodes tracked).";
+  if (!run.coverage) return "<p>coverage.json is missing.</p>\n";
+  const run::CoverageFigures& f = run.coverage->figures;
+  auto n = [](std::uint64_t x) { return format_count(static_cast<double>(x)); };
+  std::string s = "<p><b>" + format_fixed(f.percent(), 1) + "%</b> of the " + n(f.possible_pairs()) +
+                  " (node, outcome) pairs a payload can reach: " + n(f.reached_accepted) + " of " +
+                  n(f.possible_accepted) + " outcome-deciding schema nodes seen in an accepted payload, " +
+                  n(f.reached_rejected) + " of " + n(f.possible_rejected) + " in a rejected one (" +
+                  n(f.tracked) + " nodes tracked).";
   if (f.impossible_pairs() > 0)
-    s += " Of all " + format_count(2 * f.tracked) + " pairs, " + format_count(f.impossible_pairs()) +
+    s += " Of all " + n(2 * f.tracked) + " pairs, " + n(f.impossible_pairs()) +
          " cannot happen, whatever the payload (listed below): counting them, " +
-         format_fixed(f.percent_all, 1) + "%.";
+         format_fixed(f.percent_all(), 1) + "%.";
   else if (!f.has_possible)
     s += " (coverage.json of an older crosscheck: pairs that cannot happen are not told apart.)";
   s += "</p>\n";
-  auto list = [&](const char* group, const char* key, const char* label) {
-    const json::Value* g = run.coverage.find(group);
-    const json::Value* l = g && g->is_object() ? g->find(key) : nullptr;
-    std::size_t n = l && l->is_array() ? l->items().size() : 0;
-    if (n == 0 && std::string_view(group) == "impossible") return;
-    s += "<details><summary>" + std::to_string(n) + " node(s) " + label + "</summary><ul>\n";
+  // Unreached nodes are always listed, the impossible ones only when there are some.
+  auto list = [&](const std::vector<std::string>& nodes, bool impossible, const char* label) {
+    if (nodes.empty() && impossible) return;
+    s += "<details><summary>" + std::to_string(nodes.size()) + " node(s) " + label + "</summary><ul>\n";
     std::size_t shown = 0;
-    if (l && l->is_array()) {
-      for (const auto& x : l->items()) {
-        if (++shown > 5000) break;
-        if (x.is_string()) s += "<li>" + code(x.string_value(), 500) + "</li>\n";
-      }
+    for (const auto& x : nodes) {
+      if (++shown > 5000) break;
+      s += "<li>" + code(x, 500) + "</li>\n";
     }
     s += "</ul></details>\n";
   };
-  list("unreached", "neverAccepted", "never in an accepted payload");
-  list("unreached", "neverRejected", "never in a rejected payload");
-  list("impossible", "neverVisited",
+  const run::CoverageFile& c = *run.coverage;
+  list(c.never_accepted, false, "never in an accepted payload");
+  list(c.never_rejected, false, "never in a rejected payload");
+  list(c.never_visited, true,
        "no payload can visit (only below a discriminated union's arm without a tag of its own): both "
        "outcomes cannot happen");
-  list("impossible", "alwaysRejected",
+  list(c.always_rejected, true,
        "only rejected payloads can visit (no value passes them, and nothing on the way absorbs the "
        "failure): the accepted outcome cannot happen");
   return s;
 }
 
 std::string implementations_section(const RunData& run) {
-  const json::Value* ids = run.summary.is_object() ? run.summary.find("implementations") : nullptr;
-  if (!ids || !ids->is_array()) return "<p>Not recorded (summary.json missing or from a partial run).</p>\n";
-  const char* keys[] = {
+  if (!run.summary) return "<p>Not recorded (summary.json missing or from a partial run).</p>\n";
+  const char* headings[] = {
       "name",         "reportedName", "language", "version",        "languageVersion", "schemaManifestSha256",
       "sourceCommit", "schemaBundle", "roots",    "reportsWarnings"};
   std::string s = "<table><tr>";
-  for (const char* k : keys) s += "<th>" + text(k) + "</th>";
+  for (const char* k : headings) s += "<th>" + text(k) + "</th>";
   s += "</tr>\n";
-  for (const auto& id : ids->items()) {
+  for (const auto& id : run.summary->implementations) {
+    const std::string cells[] = {id.name,
+                                 id.reported_name,
+                                 id.language,
+                                 id.version,
+                                 id.language_version,
+                                 id.schema_manifest_sha256.value_or(""),
+                                 id.source_commit.value_or(""),
+                                 id.schema_bundle.value_or(""),
+                                 std::to_string(id.roots),
+                                 id.reports_warnings ? "yes" : "no"};
     s += "<tr>";
-    for (const char* k : keys) {
-      const json::Value* v = id.is_object() ? id.find(k) : nullptr;
-      std::string cell;
-      if (v && v->is_string())
-        cell = v->string_value();
-      else if (v && v->is_number())
-        cell = v->number_text();
-      else if (v && v->is_bool())
-        cell = v->as_bool() ? "yes" : "no";
-      s += "<td>" + text(cell, 300) + "</td>";
-    }
+    for (const auto& cell : cells) s += "<td>" + text(cell, 300) + "</td>";
     s += "</tr>\n";
   }
   return s + "</table>\n";
@@ -570,12 +561,12 @@ std::string html_report(const RunData& run) {
   h += "<title>crosscheck report</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
   h += "<h1>crosscheck report</h1>\n<div class=\"status " + status_class + "\">" + text(status) + "</div>\n";
   h += "<dl class=\"facts\"><dt>run folder</dt><dd>" + code(run.dir, 500) + "</dd>";
-  if (run.summary.is_object()) {
-    h += "<dt>seed</dt><dd>" + format_fixed(run.summary_number("seed"), 0) + "</dd>";
-    h += "<dt>run time</dt><dd>" + format_fixed(run.summary_number("elapsed"), 1) + " s</dd>";
-    const json::Value* v = run.summary.find("crosscheckVersion");
-    h += "<dt>crosscheck</dt><dd>" + text(v && v->is_string() ? v->string_value() : "?") + "</dd>";
-    h += "<dt>exit code</dt><dd>" + format_fixed(run.summary_number("exitCode"), 0) +
+  if (run.summary) {
+    h += "<dt>seed</dt><dd>" + text(run.summary->seed.value_or("?")) + "</dd>";
+    h += "<dt>run time</dt><dd>" + format_fixed(run.summary->elapsed, 1) + " s</dd>";
+    const std::string& version = run.summary->crosscheck_version;
+    h += "<dt>crosscheck</dt><dd>" + text(version.empty() ? "?" : version) + "</dd>";
+    h += "<dt>exit code</dt><dd>" + std::to_string(run.verdict().exit_code()) +
          (run.strict ? " (--strict: implementation-defined divergences fail too)" : "") + "</dd>";
   }
   h += "<dt>baseline</dt><dd>" + (run.baseline.empty() ? std::string() : code(run.baseline, 500) + ": ") +
@@ -601,10 +592,10 @@ std::string html_report(const RunData& run) {
        "adapters</th><th class=\"num\">divergent inputs</th><th class=\"num\">on contract inputs</th><th "
        "class=\"num\">buckets</th><th class=\"num\">finding files</th><th class=\"num\">schema "
        "coverage</th></tr>\n<tr><td class=\"num\">" +
-       format_count(run.summary_number("generated")) + "</td><td class=\"num\">" +
-       format_count(run.summary_number("sent")) + "</td><td class=\"num\">" +
-       format_count(run.summary_number("divergentInputs")) + "</td><td class=\"num\">" +
-       format_count(run.summary_number("contractInputs")) + "</td><td class=\"num\">" +
+       format_count(static_cast<double>(run.totals().generated)) + "</td><td class=\"num\">" +
+       format_count(static_cast<double>(run.totals().sent)) + "</td><td class=\"num\">" +
+       format_count(static_cast<double>(run.totals().divergent_inputs)) + "</td><td class=\"num\">" +
+       format_count(static_cast<double>(run.totals().contract_inputs)) + "</td><td class=\"num\">" +
        std::to_string(run.buckets.size()) + "</td><td class=\"num\">" + std::to_string(run.findings.size()) +
        "</td><td class=\"num\">" + text(coverage_short(run)) + "</td></tr></table>\n";
   h += counts_table(run);

@@ -4,7 +4,6 @@
 // string is display text first (escape.hpp), so nothing XML 1.0 forbids can reach the file.
 #include <set>
 
-#include "coverage/schema_coverage.hpp"
 #include "report/escape.hpp"
 #include "report/writers.hpp"
 
@@ -92,14 +91,9 @@ std::string junit_report(const RunData& run) {
     cases += "    </testcase>\n";
   }
   // Roots that were fuzzed without a divergence pass, so a CI dashboard shows what was covered.
-  std::vector<std::string> fuzzed;
-  if (const json::Value* r = run.summary.is_object() ? run.summary.find("roots") : nullptr;
-      r && r->is_array()) {
-    for (const auto& x : r->items()) {
-      if (x.is_string()) fuzzed.push_back(x.string_value());
-    }
-  }
-  auto by_root = summary_counts(run, "byRoot");
+  const run::Summary& totals = run.totals();
+  const std::vector<std::string>& fuzzed = totals.roots;
+  auto by_root = summary_counts(totals.by_root);
   for (const auto& root : fuzzed) {
     if (roots_with_buckets.count(root) || by_root[root] > 0) continue;
     ++tests;
@@ -115,7 +109,7 @@ std::string junit_report(const RunData& run) {
   }
   std::string counts = " tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) +
                        "\" errors=\"0\" skipped=\"" + std::to_string(skipped) + "\" time=\"" +
-                       format_fixed(run.summary_number("elapsed"), 3) + "\"";
+                       format_fixed(totals.elapsed, 3) + "\"";
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   xml += "<testsuites name=\"crosscheck\"" + counts + ">\n";
   xml += "  <testsuite name=\"" + xml_attribute("crosscheck fuzz " + run.dir) + "\"" + counts +
@@ -125,19 +119,22 @@ std::string junit_report(const RunData& run) {
     xml += "      <property name=\"" + xml_attribute(name) + "\" value=\"" + xml_attribute(value) + "\"/>\n";
   };
   property("status", run_status(run));
-  property("seed", format_fixed(run.summary_number("seed"), 0));
+  property("seed", totals.seed.value_or("0"));
   std::string impls;
   for (const auto& i : run.implementations) impls += (impls.empty() ? "" : ",") + i;
   property("implementations", impls);
   property("baseline", (run.baseline.empty() ? "" : run.baseline + ": ") + baseline_summary(run));
   // Of the (node, outcome) pairs a payload can reach, and of all tracked pairs (docs/reports.md).
-  campaign::CoverageFigures coverage = campaign::coverage_figures(run.coverage);
-  if (!run.coverage.is_object())
-    coverage.percent = coverage.percent_all = run.summary_number("coveragePercent");
-  property("schemaCoveragePercent", format_fixed(coverage.percent, 1));
-  property("schemaCoveragePercentAll", format_fixed(coverage.percent_all, 1));
-  property("inputsGenerated", format_fixed(run.summary_number("generated"), 0));
-  property("inputsSent", format_fixed(run.summary_number("sent"), 0));
+  double percent = totals.coverage_percent.value_or(0.0), percent_all = percent;
+  if (const std::optional<run::CoverageFigures> f =
+          run.coverage ? std::optional(run.coverage->figures) : totals.coverage) {
+    percent = f->percent();
+    percent_all = f->percent_all();
+  }
+  property("schemaCoveragePercent", format_fixed(percent, 1));
+  property("schemaCoveragePercentAll", format_fixed(percent_all, 1));
+  property("inputsGenerated", std::to_string(totals.generated));
+  property("inputsSent", std::to_string(totals.sent));
   xml += "    </properties>\n" + cases + "  </testsuite>\n</testsuites>\n";
   return xml;
 }

@@ -5,7 +5,6 @@
 #include <map>
 #include <set>
 
-#include "coverage/schema_coverage.hpp"
 #include "json/parse.hpp"
 #include "report/escape.hpp"
 #include "report/writers.hpp"
@@ -28,9 +27,9 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
   std::string md;
   md += "## crosscheck fuzz: " + markdown_code(run_status(run)) + "\n\n";
   md += "Run folder " + code(run.dir, 200);
-  if (run.summary.is_object()) {
-    md += " · seed " + format_count(run.summary_number("seed")) + " · " +
-          format_fixed(run.summary_number("elapsed"), 1) + " s";
+  if (run.summary) {
+    md += " · seed " + format_count(std::strtod(run.summary->seed.value_or("0").c_str(), nullptr)) + " · " +
+          format_fixed(run.summary->elapsed, 1) + " s";
   }
   md += " · implementations " + list_code(run.implementations) + "\n\n";
   md += "Baseline " + (run.baseline.empty() ? std::string() : code(run.baseline, 200) + ": ") +
@@ -42,11 +41,13 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
       "| inputs generated | sent to adapters | divergent inputs | on contract inputs | buckets | finding "
       "files | "
       "schema coverage |\n|---:|---:|---:|---:|---:|---:|---:|\n";
-  md += "| " + format_count(run.summary_number("generated")) + " | " +
-        format_count(run.summary_number("sent")) + " | " +
-        format_count(run.summary_number("divergentInputs")) + " | " +
-        format_count(run.summary_number("contractInputs")) + " | " + std::to_string(run.buckets.size()) +
-        " | " + std::to_string(run.findings.size()) + " | " + coverage_short(run) + " |\n\n";
+  const run::Summary& totals = run.totals();
+  md += "| " + format_count(static_cast<double>(totals.generated)) + " | " +
+        format_count(static_cast<double>(totals.sent)) + " | " +
+        format_count(static_cast<double>(totals.divergent_inputs)) + " | " +
+        format_count(static_cast<double>(totals.contract_inputs)) + " | " +
+        std::to_string(run.buckets.size()) + " | " + std::to_string(run.findings.size()) + " | " +
+        coverage_short(run) + " |\n\n";
 
   // Per class, root and implementation: divergences over every input (summary.json) and buckets.
   std::map<std::string, std::size_t> buckets_by_class, failing_by_class, buckets_by_root, deviating_by_impl;
@@ -56,7 +57,7 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
     for (const auto& r : b.roots) ++buckets_by_root[r];
     for (const auto& i : b.blame.deviating) ++deviating_by_impl[i];
   }
-  auto by_class = summary_counts(run, "byClass");
+  auto by_class = summary_counts(totals.by_class);
   if (!by_class.empty() || !buckets_by_class.empty()) {
     std::set<std::string> keys;
     for (const auto& [k, n] : by_class) keys.insert(k);
@@ -67,7 +68,7 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
             " | " + std::to_string(failing_by_class[k]) + " |\n";
     }
     md += "\n";
-    auto by_root = summary_counts(run, "byRoot");
+    auto by_root = summary_counts(totals.by_root);
     std::set<std::string> roots;
     for (const auto& [k, n] : by_root) roots.insert(k);
     for (const auto& [k, n] : buckets_by_root) roots.insert(k);
@@ -76,7 +77,7 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
       md += "| " + cell(k) + " | " + format_count(by_root[k]) + " | " + std::to_string(buckets_by_root[k]) +
             " |\n";
     md += "\n";
-    auto by_impl = summary_counts(run, "byImplementation");
+    auto by_impl = summary_counts(totals.by_implementation);
     md +=
         "### Per implementation\n\n| implementation | divergences involving it | buckets where it deviates "
         "|\n"
@@ -147,21 +148,17 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
   }
 
   md += "### Schema\n\n";
-  if (run.coverage.is_object()) {
-    auto count = [&](const char* list) {
-      const json::Value* u = run.coverage.find("unreached");
-      const json::Value* l = u && u->is_object() ? u->find(list) : nullptr;
-      return l && l->is_array() ? l->items().size() : 0;
-    };
-    campaign::CoverageFigures f = campaign::coverage_figures(run.coverage);
-    md += "Schema coverage " + format_fixed(f.percent, 1) + "% of the " +
-          format_count(f.possible_accepted + f.possible_rejected) +
+  if (run.coverage) {
+    const run::CoverageFigures& f = run.coverage->figures;
+    md += "Schema coverage " + format_fixed(f.percent(), 1) + "% of the " +
+          format_count(static_cast<double>(f.possible_pairs())) +
           " (node, outcome) pairs a payload can reach";
     if (f.impossible_pairs() > 0)
-      md += " (" + format_fixed(f.percent_all, 1) + "% of all " + format_count(2 * f.tracked) + "; " +
-            format_count(f.impossible_pairs()) + " cannot happen)";
-    md += "; " + std::to_string(count("neverAccepted")) + " nodes never in an accepted payload, " +
-          std::to_string(count("neverRejected")) +
+      md += " (" + format_fixed(f.percent_all(), 1) + "% of all " +
+            format_count(static_cast<double>(2 * f.tracked)) + "; " +
+            format_count(static_cast<double>(f.impossible_pairs())) + " cannot happen)";
+    md += "; " + std::to_string(run.coverage->never_accepted.size()) +
+          " nodes never in an accepted payload, " + std::to_string(run.coverage->never_rejected.size()) +
           " never in a rejected one (listed in the HTML report and coverage.json).\n\n";
   }
   md += run.skewed_roots.empty()

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <sstream>
 
-#include "coverage/schema_coverage.hpp"
 #include "json/write.hpp"
 #include "report/writers.hpp"
 #include "run/finding_file.hpp"
@@ -51,21 +50,20 @@ std::string diagnostics_text(const differential::ImplResult& r) {
   return s;
 }
 
-std::map<std::string, double> summary_counts(const RunData& run, const char* key) {
+std::map<std::string, double> summary_counts(const run::Counts& counts) {
   std::map<std::string, double> out;
-  const json::Value* o = run.summary.is_object() ? run.summary.find(key) : nullptr;
-  if (!o || !o->is_object()) return out;
-  for (const auto& m : o->members()) {
-    if (m.value.is_number()) out[m.key] = std::strtod(m.value.number_text().c_str(), nullptr);
-  }
+  for (const auto& [k, n] : counts) out[k] = static_cast<double>(n);
   return out;
 }
 
 std::string coverage_short(const RunData& run) {
-  if (!run.coverage.is_object()) return format_fixed(run.summary_number("coveragePercent"), 1) + "%";
-  campaign::CoverageFigures f = campaign::coverage_figures(run.coverage);
-  std::string s = format_fixed(f.percent, 1) + "%";
-  if (f.impossible_pairs() > 0) s += " (" + format_fixed(f.percent_all, 1) + "% of all pairs)";
+  if (!run.coverage) {
+    const run::Summary& s = run.totals();
+    return format_fixed(s.coverage ? s.coverage->percent() : s.coverage_percent.value_or(0.0), 1) + "%";
+  }
+  const run::CoverageFigures& f = run.coverage->figures;
+  std::string s = format_fixed(f.percent(), 1) + "%";
+  if (f.impossible_pairs() > 0) s += " (" + format_fixed(f.percent_all(), 1) + "% of all pairs)";
   return s;
 }
 
@@ -101,8 +99,8 @@ std::string run_status(const RunData& run) {
   if (!extra.empty()) extra = " (" + extra + ")";
   if (run.partial)
     return "INCOMPLETE: the run did not finish; " + std::to_string(failing) + " failing bucket(s) so far";
-  // With a baseline the verdict is the buckets' (only new ones fail); without, the run's own exit code.
-  if (failing > 0 || (run.baseline.empty() && run.summary_number("exitCode") != 0))
+  // The verdict is the buckets' (verdict/verdict.hpp): with a baseline only new ones fail.
+  if (failing > 0)
     return "FAILED: " + std::to_string(failing) + (run.baseline.empty() ? "" : " new") + " bucket(s) of " +
            (run.strict ? std::string("divergences (strict)") : std::string("contract divergences")) +
            (run.baseline.empty() ? ", not checked against a baseline" : "") + extra;

@@ -18,7 +18,6 @@
 #include "run/json_file.hpp"
 #include "run/layout.hpp"
 #include "run/replay.hpp"
-#include "run/summary_keys.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::report {
@@ -165,9 +164,9 @@ verdict::Verdict RunData::verdict() const {
   return v;
 }
 
-double RunData::summary_number(const char* key) const {
-  const json::Value* v = summary.is_object() ? summary.find(key) : nullptr;
-  return v && v->is_number() ? std::strtod(v->number_text().c_str(), nullptr) : 0;
+const run::Summary& RunData::totals() const {
+  static const run::Summary kNone;
+  return summary ? *summary : kNone;
 }
 
 RunData load_run(const std::string& dir, const LoadOptions& options) {
@@ -179,17 +178,17 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
     throw Fatal(dir + ": not a folder (expected the --out folder of crosscheck fuzz)");
 
   const fs::path run_file = root / run::kRunFile;
-  data.run = run::read_json_object(run_file);
-  if (data.run.is_null()) {
+  auto config = run::read_run_config(root);
+  if (!config) {
     throw Fatal(
         run_file.string() +
         ": missing: not a crosscheck fuzz output folder (crosscheck fuzz --out DIR writes run.json first)");
   }
-  run::require_format(run_file, data.run, run::kRunFormat);
+  data.run = std::move(*config);
 
   const fs::path summary_file = root / run::kSummaryFile;
-  data.summary = run::read_json_object(summary_file);
-  if (data.summary.is_null()) {
+  data.summary = run::read_summary(root);
+  if (!data.summary) {
     if (!options.allow_partial) {
       throw Fatal(summary_file.string() +
                   ": missing: the run has not finished (interrupted, killed or still running); run the same "
@@ -197,18 +196,15 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
     }
     data.partial = true;
     data.notes.push_back("summary.json is missing: the run did not finish; figures come from the event log");
-  } else {
-    run::require_format(summary_file, data.summary, run::kSummaryFormat);
-    if (const json::Value* i = data.summary.find(run::summary_key::kInterrupted);
-        i && i->is_bool() && i->as_bool())
-      data.notes.push_back(
-          "the run was interrupted (Ctrl-C or a signal) before its time or input budget; run the "
-          "same crosscheck fuzz command to resume it");
+  } else if (data.summary->interrupted) {
+    data.notes.push_back(
+        "the run was interrupted (Ctrl-C or a signal) before its time or input budget; run the "
+        "same crosscheck fuzz command to resume it");
   }
 
   const fs::path coverage_file = root / run::kCoverageFile;
-  data.coverage = run::read_json_object(coverage_file);
-  if (data.coverage.is_null() && !data.partial) {
+  data.coverage = run::read_coverage(root);
+  if (!data.coverage && !data.partial) {
     throw Fatal(coverage_file.string() +
                 ": missing: the run folder is incomplete (summary.json exists, "
                 "so crosscheck fuzz wrote coverage.json; it was removed)");
@@ -272,15 +268,12 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
     }
   }
   // The roots each bucket was seen on, files or not (summary.json; a bucket's files are capped).
-  const json::Value* bucket_roots =
-      data.summary.is_object() ? data.summary.find(run::summary_key::kBucketRoots) : nullptr;
+  const auto& bucket_roots = data.totals().bucket_roots;
   for (Bucket& b : data.buckets) {
-    const json::Value* more = bucket_roots && bucket_roots->is_object() ? bucket_roots->find(b.id) : nullptr;
-    if (more && more->is_array()) {
-      for (const auto& r : more->items()) {
-        if (r.is_string() && std::find(b.roots.begin(), b.roots.end(), r.string_value()) == b.roots.end())
-          b.roots.push_back(r.string_value());
-      }
+    auto more = bucket_roots.find(b.id);
+    if (more == bucket_roots.end()) continue;
+    for (const auto& r : more->second) {
+      if (std::find(b.roots.begin(), b.roots.end(), r) == b.roots.end()) b.roots.push_back(r);
     }
   }
   for (Bucket& b : data.buckets) {
@@ -307,10 +300,7 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
       }
     }
   }
-  if (const json::Value* s =
-          data.summary.is_object() ? data.summary.find(run::summary_key::kStrict) : nullptr;
-      s && s->is_bool())
-    data.strict = s->as_bool();
+  data.strict = data.totals().strict;
   apply_baseline(data, root, options);
   for (Bucket& b : data.buckets)
     b.blame = verdict::blame(b.divergence, b.finding(data.findings).results, {b.reference_wrong});
@@ -325,11 +315,7 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
   });
 
   // Who, where, and which roots.
-  if (const json::Value* ids =
-          data.summary.is_object() ? data.summary.find(run::summary_key::kImplementations) : nullptr;
-      ids && ids->is_array()) {
-    for (const auto& id : ids->items()) add_unique(data.implementations, string_field(id, "name"));
-  }
+  for (const auto& id : data.totals().implementations) add_unique(data.implementations, id.name);
   for (auto it = data.events.events.rbegin(); it != data.events.events.rend(); ++it) {
     if (it->name != "start") continue;
     if (const json::Value* impls = it->fields.find("implementations"); impls && impls->is_array()) {
@@ -342,32 +328,12 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
   for (const auto& f : data.findings) {
     for (const auto& r : f.original.results) add_unique(data.implementations, r.implementation);
   }
-  if (const json::Value* skew =
-          data.summary.is_object() ? data.summary.find(run::summary_key::kSkewTable) : nullptr;
-      skew && skew->is_object()) {
-    for (const auto& [root_name, row] : skew->members()) {
-      auto& out = data.skew[root_name];
-      if (!row.is_object()) continue;
-      for (const auto& [impl, hash] : row.members()) out[impl] = hash.is_string() ? hash.string_value() : "";
-    }
-  }
-  if (const json::Value* sk =
-          data.summary.is_object() ? data.summary.find(run::summary_key::kSkewedRoots) : nullptr;
-      sk && sk->is_array()) {
-    for (const auto& r : sk->items()) {
-      if (r.is_string()) data.skewed_roots.push_back(r.string_value());
-    }
-  }
+  data.skew = data.totals().skew_table;
+  data.skewed_roots = data.totals().skewed_roots;
   std::set<std::string> roots;
   for (const auto& [r, row] : data.skew) roots.insert(r);
-  for (const json::Value* list :
-       {data.summary.is_object() ? data.summary.find(run::summary_key::kRoots) : nullptr,
-        data.run.find("roots")}) {
-    if (!list || !list->is_array()) continue;
-    for (const auto& r : list->items()) {
-      if (r.is_string()) roots.insert(r.string_value());
-    }
-  }
+  roots.insert(data.totals().roots.begin(), data.totals().roots.end());
+  roots.insert(data.run.roots.begin(), data.run.roots.end());
   for (const auto& b : data.buckets) roots.insert(b.roots.begin(), b.roots.end());
   data.roots.assign(roots.begin(), roots.end());
   return data;

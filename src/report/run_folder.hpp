@@ -13,10 +13,13 @@
 #include <vector>
 
 #include "json/value.hpp"
+#include "run/coverage_file.hpp"
 #include "run/event_log.hpp"
 #include "run/finding_file.hpp"
 #include "run/json_file.hpp"
 #include "run/layout.hpp"
+#include "run/run_file.hpp"
+#include "run/summary_file.hpp"
 #include "verdict/blame.hpp"
 #include "verdict/verdict.hpp"
 
@@ -52,8 +55,10 @@ struct Bucket {
 
 struct RunData {
   std::string dir;
-  json::Value run, summary, coverage;  ///< null when the file is absent (partial runs)
-  bool partial = false;                ///< summary.json absent (allowed with LoadOptions::allow_partial)
+  run::RunConfig run;                         ///< run.json
+  std::optional<run::Summary> summary;        ///< summary.json; none for a partial run
+  std::optional<run::CoverageFile> coverage;  ///< coverage.json; none for a partial run that has none
+  bool partial = false;  ///< summary.json absent (allowed with LoadOptions::allow_partial)
   run::EventFile events;
   std::vector<FindingFile> findings;
   std::vector<Bucket> buckets;  ///< most serious first (contract before implementation-defined)
@@ -74,8 +79,8 @@ struct RunData {
 
   /// "crosscheck replay <file>" for a finding file path, shell-quoted.
   static std::string replay_command(const std::string& path);
-  /// A summary.json number (0 when absent).
-  double summary_number(const char* key) const;
+  /// summary.json, or an empty summary (every count 0) for a partial run.
+  const run::Summary& totals() const;
   /// Does this bucket fail the run: not known to the baseline, and a contract divergence (or any,
   /// under --strict)?
   bool fails(const Bucket& b) const {

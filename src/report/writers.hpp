@@ -47,8 +47,8 @@ std::string format_fixed(double x, int decimals);
 std::string outcome_text(const differential::ImplResult& r);
 /// "unknown_enum at /kind; missing at /x" (display text, not yet escaped for a format).
 std::string diagnostics_text(const differential::ImplResult& r);
-/// Number of divergences per key from summary.json ("byClass", "byRoot", "byImplementation").
-std::map<std::string, double> summary_counts(const RunData& run, const char* key);
+/// Number of divergences per key of one of summary.json's tables (by class, root, implementation).
+std::map<std::string, double> summary_counts(const run::Counts& counts);
 /// Schema coverage of the run, from coverage.json (summary.json's coveragePercent when it is absent):
 /// "100.0%" of the pairs a payload can reach, plus " (98.7% of all pairs)" when some cannot happen.
 std::string coverage_short(const RunData& run);

@@ -80,7 +80,7 @@ double number_of(const json::Value& number) {
 
 void write_json_file(const fs::path& file, const json::Value& value, int indent) {
   json::WriteOptions options;
-  options.indent = indent;
+  options.indent = indent > 0 ? indent : -1;  // 0: one line
   write_file_atomically(file.string(), json::write(value, options) + "\n");
 }
 

@@ -55,7 +55,7 @@ check "--fail-stale makes a stale entry fail" "[ $? = 1 ]"
 
 # 2. --replay on an empty run folder of the same implementations: every entry is stale there.
 mkdir -p "$OUT/quiet/findings"
-printf '{"format":"crosscheck-fuzz/1","implementations":"cpp,faulty"}\n' >"$OUT/quiet/run.json"
+printf '{"format":"crosscheck-fuzz/1","seed":0,"roots":[],"implementations":"cpp,faulty","schema":"x"}\n' >"$OUT/quiet/run.json"
 "$CC" baseline check --replay --fail-stale --baseline "$B" "${FAULTY[@]}" "$OUT/quiet" >"$OUT/r1.log" 2>&1
 check "--replay: witnesses of the still-present fault diverge again" "grep -q 'still diverges in a matching bucket' '$OUT/r1.log' && grep -q 'faulty-timeouts: no witness stored' '$OUT/r1.log'"
 "$CC" baseline check --replay --baseline "$B" --adapters cpp --adapter "faulty=$CC serve-adapter" "$OUT/quiet" >"$OUT/r2.log" 2>&1

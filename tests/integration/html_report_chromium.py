@@ -52,20 +52,20 @@ def make_run(root):
     with open(os.path.join(root, "findings", name), "w") as f:
         json.dump(finding, f)
     with open(os.path.join(root, "run.json"), "w") as f:
-        json.dump({"format": "crosscheck-fuzz/1", "seed": "1", "roots": [], "implementations": "cpp,python",
+        json.dump({"format": "crosscheck-fuzz/1", "seed": 1, "roots": [], "implementations": "cpp,python",
                    "schema": HOSTILE}, f)
     with open(os.path.join(root, "summary.json"), "w") as f:
         json.dump({"format": "crosscheck-summary/1", "generated": 100, "sent": 10, "divergentInputs": 1,
                    "contractInputs": 1, "buckets": 1, "byClass": {"acceptance": 1, HOSTILE: 1},
                    "byRoot": {"effect": 1}, "byImplementation": {"python": 1}, "coveragePercent": 12.5,
-                   "crosscheckVersion": HOSTILE, "seed": 1, "elapsed": 3, "exitCode": 1, "strict": False,
-                   "roots": ["effect"],
+                   "crosscheckVersion": HOSTILE, "seed": 1, "elapsed": 3, "strict": False,
+                   "roots": ["effect"], "bucketRoots": {"0123456789abcdef": ["effect"]},
                    "implementations": [{"name": "cpp", "version": HOSTILE}, {"name": "python", "version": "0.10.1"}],
                    "skewTable": {"effect": {"cpp": "aaaa", "python": "aaaa"}, HOSTILE: {"cpp": HOSTILE}},
                    "skewedRoots": [HOSTILE]}, f)
     with open(os.path.join(root, "coverage.json"), "w") as f:
         json.dump({"tracked": 8, "reachedAccepted": 1, "reachedRejected": 1, "percent": 12.5,
-                   "unreached": {"neverAccepted": [HOSTILE], "neverRejected": []}}, f)
+                   "percentAll": 12.5, "flags": [[1, 1], [2, 2]], "unreached": {"neverAccepted": [HOSTILE], "neverRejected": []}}, f)
     with open(os.path.join(root, "events.jsonl"), "w") as f:
         f.write(json.dumps({"t": 0, "event": "start", "implementations": ["cpp", "python"], "resumed": False}) + "\n")
         f.write(json.dumps({"t": 1.5, "event": "progress", "generated": 50, "sent": 5, "divergentInputs": 0,

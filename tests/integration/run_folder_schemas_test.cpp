@@ -52,6 +52,24 @@ void expect_fits(const fs::path& file, const char* schema) {
   EXPECT_FALSE(violation) << file << ": " << violation->pointer << ": " << violation->message;
 }
 
+/// Every line of a JSON-lines file fits `schema`; returns how many lines it has.
+std::size_t expect_lines_fit(const fs::path& file, const char* schema) {
+  std::ifstream in(file);
+  EXPECT_TRUE(in) << "missing: " << file;
+  std::string line;
+  std::size_t n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    auto parsed = json::parse(line);
+    EXPECT_TRUE(parsed.ok()) << file << " line " << n << ": " << parsed.error().message();
+    if (!parsed.ok()) continue;
+    auto violation = json::shipped_schema(schema).validate(parsed.value());
+    EXPECT_FALSE(violation) << file << " line " << n << ": " << violation->pointer << ": "
+                            << violation->message;
+  }
+  return n;
+}
+
 void expect_events_fit(const fs::path& file) {
   std::ifstream in(file);
   ASSERT_TRUE(in) << "missing: " << file;
@@ -79,6 +97,9 @@ std::size_t expect_folder_fits(const fs::path& dir, bool finished = true) {
   if (fs::exists(dir / kStateFile)) expect_fits(dir / kStateFile, kStateSchema);
   if (fs::exists(dir / kBaselineCheckFile)) expect_fits(dir / kBaselineCheckFile, kBaselineCheckSchema);
   if (fs::exists(dir / kEventLogFile)) expect_events_fit(dir / kEventLogFile);
+  if (fs::exists(dir / kMergeFile)) expect_fits(dir / kMergeFile, kMergeSchema);
+  if (fs::exists(dir / kReportDir / "buckets.jsonl"))
+    expect_lines_fit(dir / kReportDir / "buckets.jsonl", kReportBucketSchema);
   std::size_t findings = 0;
   for (const auto& f : list_finding_files(dir / kFindingsDir)) {
     ++findings;
@@ -144,7 +165,26 @@ TEST_F(RunFolderFiles, FuzzReduceMergeAndBaselineCheckFitTheirSchemas) {
               shell_quote((base_ / "shard 0").string()) + " " + shell_quote((base_ / "shard 1").string()),
           tmp_ / "merge.log");
   ASSERT_EQ(rc, 0) << slurp(tmp_ / "merge.log");
+  ASSERT_TRUE(fs::exists(merged / kMergeFile));
   EXPECT_GT(expect_folder_fits(merged), 0u);
+  // The summary holds no exit code of its own: the verdict is verdict.json's.
+  auto summary = json::parse(slurp(merged / kSummaryFile));
+  ASSERT_TRUE(summary.ok());
+  EXPECT_EQ(summary.value().find("exitCode"), nullptr);
+
+  // The reports of the merged folder; buckets.jsonl has one line per bucket, each fitting its schema.
+  rc = sh(kBinary + " report " + shell_quote(merged.string()), tmp_ / "report.log");
+  ASSERT_LE(rc, 1) << slurp(tmp_ / "report.log");
+  EXPECT_GT(expect_lines_fit(merged / kReportDir / "buckets.jsonl", kReportBucketSchema), 0u);
+  // A merge of a merge reads merge.json back: the runs are counted once.
+  const fs::path again = base_ / "merged again";
+  rc = sh(kBinary + " merge " + shell_quote(again.string()) + " " + shell_quote(merged.string()) + " " +
+              shell_quote((base_ / "shard 1").string()),
+          tmp_ / "merge2.log");
+  ASSERT_EQ(rc, 0) << slurp(tmp_ / "merge2.log");
+  expect_folder_fits(again);
+  EXPECT_NE(slurp(tmp_ / "merge2.log").find("(2 runs in merge.json)"), std::string::npos)
+      << slurp(tmp_ / "merge2.log");
 }
 
 TEST_F(RunFolderFiles, TheReplayCommandRunsThroughAShellForAnyPath) {

@@ -38,7 +38,8 @@ class MergeTest : public ::testing::Test {
                               "/2\",\"roots\":[],\"implementations\":\"cpp,x\",\"schema\":\"abc\"}\n");
     write(d / "summary.json",
           "{\"format\":\"crosscheck-summary/1\",\"generated\":10,\"sent\":4,"
-          "\"divergentInputs\":2,\"contractInputs\":2,\"buckets\":1,\"bucketRoots\":" +
+          "\"divergentInputs\":2,\"contractInputs\":2,\"buckets\":1,\"byClass\":{},\"byRoot\":{},"
+          "\"byImplementation\":{},\"bucketRoots\":" +
               bucket_roots + "}\n");
     fs::create_directories(d / "findings");
     return d;

@@ -69,12 +69,14 @@ class RunFolder : public ::testing::Test {
                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir);
     fs::create_directories(dir / "findings");
-    write(dir / "run.json", "{\"format\":\"crosscheck-fuzz/1\",\"seed\":\"7\",\"roots\":[]}\n");
+    write(dir / "run.json",
+          "{\"format\":\"crosscheck-fuzz/1\",\"seed\":7,\"roots\":[],\"implementations\":\"cpp,python,"
+          "rust\",\"schema\":\"abc\"}\n");
     write(dir / "summary.json",
           "{\"format\":\"crosscheck-summary/1\",\"generated\":1000,\"sent\":100,\"divergentInputs\":5,"
           "\"contractInputs\":2,\"buckets\":2,\"byClass\":{\"acceptance\":5},\"byRoot\":{\"effect\":5},"
           "\"byImplementation\":{\"python\":5},\"coveragePercent\":50.5,\"seed\":7,\"elapsed\":12.5,"
-          "\"exitCode\":1,"
+          "\"bucketRoots\":{},"
           "\"strict\":false,\"roots\":[\"effect\",\"intercept_request\"],\"implementations\":[{\"name\":"
           "\"cpp\"},"
           "{\"name\":\"python\"},{\"name\":\"rust\"}],\"skewTable\":{\"effect\":{\"cpp\":\"aa\",\"python\":"
@@ -82,7 +84,8 @@ class RunFolder : public ::testing::Test {
           "\"rust\":\"aa\"},\"intercept_request\":{\"cpp\":\"bb\",\"python\":\"bb\",\"rust\":\"\"}},"
           "\"skewedRoots\":[\"intercept_request\"]}\n");
     write(dir / "coverage.json",
-          "{\"tracked\":4,\"reachedAccepted\":2,\"reachedRejected\":2,\"percent\":50,\"unreached\":{"
+          "{\"tracked\":4,\"reachedAccepted\":2,\"reachedRejected\":2,\"percent\":50,\"percentAll\":50,"
+          "\"flags\":[],\"unreached\":{"
           "\"neverAccepted\":[\"effect.schema.json#/<i>x</i>\"],\"neverRejected\":[]}}\n");
     run::FindingStore store((dir / "findings").string());
     contract_file = fs::path(store.write(finding(std::string(2000, ' ') + "{\"kind\":\"zzz\"}",
