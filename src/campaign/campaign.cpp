@@ -27,9 +27,9 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-/// The run's verdict: it fails on any contract divergence, and with --strict on any divergence.
-/// This session's exit code in summary.json, by the verdict's rule over the divergent inputs it saw;
-/// the run's verdict over every bucket of the folder is verdict.json (written by the fuzz command).
+/// This session's exit code for the event log's "end" event, by the verdict's rule over the divergent
+/// inputs it saw; the run's verdict over every bucket of the folder is verdict.json (written by the
+/// fuzz command), and summary.json carries none.
 int exit_code_of(const CampaignSummary& s, bool strict) {
   verdict::Verdict v;
   v.strict = strict;
