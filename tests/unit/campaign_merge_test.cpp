@@ -1,5 +1,5 @@
 // Tests of `crosscheck merge` (src/campaign/merge.cpp) on small hand-made run folders: what the merged
-// summary.json says about the runs it joined.
+// summary.json says about the runs it joined, and the findings it carries over.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,6 +10,9 @@
 
 #include "campaign/merge.hpp"
 #include "json/parse.hpp"
+#include "run/finding_file.hpp"
+#include "run/finding_files.hpp"
+#include "run/replay.hpp"
 
 namespace crosscheck::campaign {
 namespace {
@@ -87,6 +90,43 @@ TEST_F(MergeTest, BucketRootsAreTheUnionOverEveryShard) {
   sum = summary(dir_ / "merged");
   EXPECT_EQ(roots_of(sum, "aaaa"), (std::set<std::string>{"effect", "event", "intercept_request"}));
   EXPECT_EQ(roots_of(sum, "bbbb"), (std::set<std::string>{"capabilities"}));
+}
+
+TEST_F(MergeTest, AMinimizedFindingWhoseOriginalIsGoneIsMergedAsTheFindingWithAQuotedReplay) {
+  fs::path s0 = shard("s0", 0, "{}");
+  run::Finding f;
+  f.root = "effect";
+  f.input = "{\"kind\":1}";
+  f.source = "fuzz iteration 4";
+  differential::Divergence d;
+  d.cls = differential::DivergenceClass::kAcceptance;
+  d.implementations = {"cpp", "x"};
+  d.bucket = "cccc";
+  d.signature = "acceptance|x";
+  f.divergences.push_back(d);
+  differential::ImplResult cpp, x;
+  cpp.implementation = "cpp";
+  cpp.outcome = differential::Outcome::kRejected;
+  x.implementation = "x";
+  x.outcome = differential::Outcome::kAccepted;
+  f.results = {cpp, x};
+  run::FindingStore store((s0 / "findings").string());
+  const fs::path original = store.write(f);
+  const fs::path minimized = run::minimized_path_for(original.string());
+  fs::rename(original, minimized);  // the original removed by hand: the .min.json stands for itself
+  std::ostringstream log;
+  MergeOptions o;
+  o.out = (dir_ / "merged folder 'x'").string();
+  o.dirs = {s0.string()};
+  MergeResult r = merge_runs(o, log);
+  EXPECT_EQ(r.findings, 1u) << log.str();
+  const fs::path copied = fs::path(o.out) / "findings" / minimized.filename();
+  ASSERT_TRUE(fs::exists(copied)) << "nothing found is lost";
+  auto loaded = run::FindingStore::load(copied.string());
+  ASSERT_TRUE(loaded.ok()) << loaded.error();
+  EXPECT_EQ(loaded.value().replay, run::replay_command(copied.string()));
+  EXPECT_NE(loaded.value().replay.find("'"), std::string::npos) << "the path is quoted for a shell";
+  EXPECT_EQ(roots_of(summary(fs::path(o.out)), "cccc"), (std::set<std::string>{"effect"}));
 }
 
 }  // namespace
