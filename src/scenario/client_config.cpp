@@ -53,6 +53,7 @@ Result<std::vector<ClientSpec>, std::string> load_client_config(const std::strin
     for (const auto& r : e.find("requires")->items()) c.requires_env.push_back(r.string_value());
     if (const json::Value* b = e.find("build")) c.build = b->string_value();
     if (const json::Value* d = e.find("default")) c.default_on = d->as_bool();
+    if (const json::Value* a = e.find("sdkAdapter")) c.sdk_adapter = a->string_value();
     if (std::string var = first_unset_variable(c.requires_env); !var.empty()) {
       c.unavailable = var + " is not set (it names the SDK checkout; see docs/scenarios.md)";
     }

@@ -24,6 +24,7 @@ struct ClientSpec {
   std::string build;
   std::vector<std::string> requires_env;
   bool default_on = true;
+  std::string sdk_adapter;  ///< the decoding adapter of the same SDK release ("" when none is named)
   std::optional<std::string> unavailable;  ///< why it cannot run here
 };
 
