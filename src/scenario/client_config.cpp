@@ -25,6 +25,12 @@ std::optional<std::string> read_adapter_json(const std::string& path, ClientSpec
     if (!a.is_string()) return path + ": \"client\" must hold strings";
     c.argv.push_back(a.string_value());
   }
+  if (const json::Value* server = parsed->find("server"); server && server->is_array()) {
+    for (const auto& a : server->items()) {
+      if (!a.is_string()) return path + ": \"server\" must hold strings";
+      c.server_argv.push_back(a.string_value());
+    }
+  }
   // Commands run in the SDK folder (the contract's rule): the parent of interop/.
   c.cwd = fs::absolute(fs::path(path)).parent_path().parent_path().string();
   return std::nullopt;
@@ -65,6 +71,10 @@ Result<std::vector<ClientSpec>, std::string> load_client_config(const std::strin
     if (const json::Value* argv = e.find("argv")) {
       for (const auto& a : argv->items())
         c.argv.push_back(expand_config_text(a.string_value(), root_dir, &missing));
+      if (const json::Value* server = e.find("serverArgv")) {
+        for (const auto& a : server->items())
+          c.server_argv.push_back(expand_config_text(a.string_value(), root_dir, &missing));
+      }
       std::string cwd =
           e.find("cwd") ? expand_config_text(e.find("cwd")->string_value(), root_dir, &missing) : ".";
       c.cwd = fs::path(cwd).is_absolute() ? cwd : (fs::path(root_dir) / cwd).lexically_normal().string();
