@@ -79,6 +79,10 @@ robustness)
   check "malformed report: the row is a protocol result" 'grep -qE "bad-malformed +protocol" "$OUT/malformed.txt"'
   check "no report: the row is a protocol result" 'grep -qE "bad-no-report +protocol" "$OUT/no-report.txt"'
   check "the batch was split to find it" 'grep -q "split to find the row" "$OUT/crash.txt"'
+  run flood scenarios run $FAKES --clients fake-a --out "$OUT/flood" "$D/robust-flood.json"
+  check "stderr flood (64 MiB): every row still passes, exit 0" \
+    '[ $status = 0 ] && [ "$(grep -cE "^ *(r1|r2|r3|bad-flood) +passed" "$OUT/flood.txt")" = 4 ]'
+  check "stderr flood: only a bounded tail is kept" '[ "$(stat -c %s "$OUT"/flood/clients/fake-a/batch-1/stderr.txt)" -le 65536 ]'
   run partial scenarios run $FAKES --clients fake-a --out "$OUT/partial" "$D/robust-partial.json"
   check "partial report: the missing row is a protocol result" 'grep -qE "bad-partial +protocol" "$OUT/partial.txt"'
   check "partial report: the others pass" 'grep -qE "^ *r3 +passed" "$OUT/partial.txt"'
