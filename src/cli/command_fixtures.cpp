@@ -144,7 +144,8 @@ int fixtures_run(const FixturesOptions& o) {
   for (const auto& r : reasons) std::cout << "  " << report::display_line(r) << "\n";
   for (std::size_t i = 0; i < n; ++i) {
     for (const auto& [detail, k] : skews[i])
-      std::cout << "skew: " << names[i] << ": " << k << " checks not compared (" << detail << ")\n";
+      std::cout << "skew: " << names[i] << ": not compared in " << k << (k == 1 ? " check" : " checks")
+                << " (" << detail << ")\n";
   }
   std::size_t total_pass = 0, total_fail = 0;
   for (std::size_t i = 0; i < n; ++i) {

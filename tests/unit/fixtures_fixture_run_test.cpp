@@ -141,9 +141,10 @@ TEST_F(JudgeTest, SkewIsNotComparedButTheLayerInvariantStillHolds) {
   EXPECT_EQ(find(py, CheckKind::kSchema)->state, CheckState::kSkew);
   EXPECT_NE(find(py, CheckKind::kSchema)->detail.find("0123456789ab in the implementation's bundle"),
             std::string::npos);
-  // The expectation (invalid) would fail; skew keeps it out, the layer check passes: "skew" wins over
-  // nothing.
-  EXPECT_EQ(py.label(), "pass");
+  // The expectation (invalid) would fail; skew keeps it out. The layer check passes, but it did not
+  // compare the fixture: the cell says skew.
+  EXPECT_EQ(find(py, CheckKind::kLayers)->state, CheckState::kPass);
+  EXPECT_EQ(py.label(), "skew");
   answers_.structural[0][1].outcome = Outcome::kRejected;
   answers_.structural[0][1].diagnostics = {{"/a", "invalid_type", "error"}};
   r = judge_with();
