@@ -127,6 +127,9 @@ TEST_F(ManifestTest, DuplicateIdsAndEscapingPathsAreRefused) {
   one_case("{}", "", "../outside.json");
   e = fatal([&] { load_manifest(dir_); });
   EXPECT_NE(e.find("/cases/0/path: expected no empty, '.' or '..' segment"), std::string::npos) << e;
+  one_case("{}", "", "http/\\u001b[31ma.json");
+  e = fatal([&] { load_manifest(dir_); });
+  EXPECT_NE(e.find("/cases/0/path: expected no control characters"), std::string::npos) << e;
   one_case("{}", "", "/etc/passwd");
   e = fatal([&] { load_manifest(dir_); });
   EXPECT_NE(e.find("/cases/0/path"), std::string::npos) << e;
