@@ -6,6 +6,9 @@
 #     (Validator.validate raises AttributeError on a line that is a bare JSON string) and nothing else;
 #  2. --baseline: that cell known (exit 0); an entry for a passing case is stale (exit 1);
 #  3. a wrong expectation fails in the right check (exit 1);
+#  3b. the layer invariant: a planted structural fault (an integral decimal rejected in an integer
+#     slot) behind the reference's canonical answer fails the layers check of that implementation only;
+#     an adapter without the canonical layer is left out with a line saying so;
 #  4. skew: a checkout whose schema folder differs from the bundle in one document; the cases reaching
 #     it are skew, the others compared (the folder is made from the installed bundle in a temporary
 #     folder, never committed);
@@ -86,6 +89,31 @@ PY
 "$CC" fixtures run --adapters cpp "$OUT/wrong/fixtures/draft" >"$OUT/r4.log" 2>&1
 check "an expectation no implementation meets fails in its check (exit 1)" \
   "[ $? = 1 ] && grep -q \"registration.empty-hooks.invalid \[cpp\]: schema (registration): invalid at '/hooks'.*, expected valid\" '$OUT/r4.log'"
+
+# 3b. The layer invariant, on a copy with one more case: timeoutMs spelled 1500.0 (an integer in JSON
+# Schema 2020-12, canonically valid), which the seeded fault integral-decimal-rejected refuses
+# structurally while forwarding validate to the reference.
+cp -r "$SRC" "$OUT/layers"
+"$PY" - "$OUT/layers/fixtures/draft" <<'PY'
+import hashlib, json, os, sys
+d = sys.argv[1]
+text = open(os.path.join(d, 'registration/http-backend.valid.json')).read().replace('"timeoutMs": 1500', '"timeoutMs": 1500.0')
+assert '1500.0' in text
+open(os.path.join(d, 'registration/timeout-decimal.valid.json'), 'w').write(text)
+m = json.load(open(os.path.join(d, 'manifest.json')))
+m['cases'].append({'id': 'registration.timeout-decimal.valid', 'path': 'fixtures/draft/registration/timeout-decimal.valid.json',
+                   'binding': 'registration-json', 'schema': 'schema/draft/registration.schema.json', 'expectedValid': True,
+                   'requirements': [], 'sha256': hashlib.sha256(text.encode()).hexdigest()})
+json.dump(m, open(os.path.join(d, 'manifest.json'), 'w'), indent=2)
+PY
+FAULTY="python3 $ROOT/tests/fake_adapters/faulty_proxy.py --fault integral-decimal-rejected -- $CC serve-adapter"
+"$CC" fixtures run --adapters cpp --adapter "faulty=$FAULTY" --adapter "plain=python3 $ROOT/tests/fake_adapters/fake_adapter.py" \
+  "$OUT/layers/fixtures/draft" >"$OUT/r6.log" 2>&1
+rc=$?
+check "canonically valid but structurally rejected: the layers check of that implementation fails (exit 1)" \
+  "[ $rc = 1 ] && grep -Eq '^registration.timeout-decimal.valid +pass +FAIL +unsup +FAIL' '$OUT/r6.log' && grep -q \"registration.timeout-decimal.valid \[faulty\]: layers: registration: canonically valid, but the structural decode as registration says rejected (invalid_type at '/hooks/0/subscriptions/0/timeoutMs')\" '$OUT/r6.log' && grep -q '^faulty: 9 passed, 1 failed$' '$OUT/r6.log'"
+check "an adapter without the canonical layer is said and its cells are unsup" \
+  "grep -q '^plain: no canonical layer: left out of the canonical checks' '$OUT/r6.log' && grep -q '^plain: 0 passed, 0 failed, 10 unsupported$' '$OUT/r6.log'"
 
 # 4. Skew: a checkout beside the fixtures whose tool-after document differs from the bundle's.
 cp -r "$SRC" "$OUT/repo"
