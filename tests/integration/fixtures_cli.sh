@@ -13,7 +13,7 @@
 #     it are skew, the others compared (the folder is made from the installed bundle in a temporary
 #     folder, never committed);
 #  5. bad input, exit 2 naming the file, case and pointer: no manifest, malformed manifest, a missing
-#     file, a sha256 mismatch; nothing is run.
+#     file, a sha256 mismatch; nothing is run. An adapter that cannot start: exit 3.
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 SRC="$ROOT/tests/data/fixtures/upstream-layout"
@@ -182,4 +182,6 @@ printf '\n' >>"$OUT/bad/fixtures/draft/http/observe-tool-after.valid.json"
 "$CC" fixtures run --adapters cpp "$OUT/bad/fixtures/draft" >"$OUT/b4.log" 2>&1
 check "a missing file and a changed file: exit 2, both named with what was expected" \
   "[ $? = 2 ] && grep -q 'cases\[8\] (id \"registration.empty-hooks.invalid\"): /cases/8/path: fixtures/draft/registration/empty-hooks.invalid.json: no such file (expected it at ' '$OUT/b4.log' && grep -q 'cases\[4\] (id \"http.observe-tool-after.valid\"): /cases/4/sha256: fixtures/draft/http/observe-tool-after.valid.json has sha256 [0-9a-f]*, the manifest expects [0-9a-f]*' '$OUT/b4.log' && grep -q 'nothing was run' '$OUT/b4.log' && ! grep -q '^cpp:' '$OUT/b4.log'"
+"$CC" fixtures run --adapters cpp --adapter "dead=false" "$DIR" >"$OUT/b5.log" 2>&1
+check "an adapter named on the command line that cannot start: exit 3" "[ $? = 3 ] && grep -q 'adapter dead could not be started' '$OUT/b5.log'"
 finish
