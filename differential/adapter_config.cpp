@@ -1,52 +1,15 @@
 // adapter_config.cpp: reading adapters/default.json and --adapter specs.
 #include "differential/adapter_config.hpp"
 
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
+#include "util/config_command.hpp"
 
 namespace crosscheck::differential {
-namespace {
-
-std::string expand(const std::string& text, const std::string& root_dir) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '$' && i + 1 < text.size() && text[i + 1] == '{') {
-      std::size_t end = text.find('}', i);
-      if (end != std::string::npos) {
-        std::string var = text.substr(i + 2, end - i - 2);
-        if (var == "ROOT") {
-          out += root_dir;
-        } else if (const char* v = std::getenv(var.c_str())) {
-          out += v;
-        }
-        i = end;
-        continue;
-      }
-    }
-    out += text[i];
-  }
-  return out;
-}
-
-bool program_exists(const std::string& program) {
-  if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0;
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 std::string repository_root() { return CROSSCHECK_SOURCE_DIR; }
 
@@ -71,27 +34,25 @@ Result<std::vector<AdapterConfig>, std::string> load_adapter_config(const std::s
   for (const json::Value& e : parsed.value().items()) {
     AdapterConfig c;
     c.spec.name = e.find("name")->string_value();
-    for (const auto& a : e.find("argv")->items()) c.spec.argv.push_back(expand(a.string_value(), root_dir));
+    for (const auto& a : e.find("argv")->items())
+      c.spec.argv.push_back(expand_config_text(a.string_value(), root_dir));
     if (const json::Value* cwd = e.find("cwd")) {
-      std::string d = expand(cwd->string_value(), root_dir);
+      std::string d = expand_config_text(cwd->string_value(), root_dir);
       c.spec.cwd =
           std::filesystem::path(d).is_absolute() ? d : (std::filesystem::path(root_dir) / d).string();
     }
     if (const json::Value* env = e.find("env")) {
-      for (const auto& m : env->members()) c.spec.env[m.key] = expand(m.value.string_value(), root_dir);
+      for (const auto& m : env->members())
+        c.spec.env[m.key] = expand_config_text(m.value.string_value(), root_dir);
     }
     if (const json::Value* b = e.find("build")) c.build = b->string_value();
     if (const json::Value* req = e.find("requires")) {
       for (const auto& r : req->items()) c.requires_env.push_back(r.string_value());
     }
     if (const json::Value* d = e.find("default")) c.default_on = d->as_bool();
-    for (const auto& var : c.requires_env) {
-      const char* v = std::getenv(var.c_str());
-      if (!v || !*v) {
-        c.unavailable =
-            var + " is not set (it names the SDK checkout this adapter builds against; see docs/sdks.md)";
-        break;
-      }
+    if (std::string var = first_unset_variable(c.requires_env); !var.empty()) {
+      c.unavailable =
+          var + " is not set (it names the SDK checkout this adapter builds against; see docs/sdks.md)";
     }
     if (!c.unavailable && !program_exists(c.spec.argv[0])) {
       c.unavailable = "program not found: " + c.spec.argv[0] +

@@ -1,6 +1,6 @@
 // command_adapters.cpp: `crosscheck adapters`, who each adapter is, which schema it was generated from,
-// and which roots the implementations share (the skew table); with --check, the protocol conformance
-// suite (differential/conformance.hpp) against each selected adapter instead.
+// which roots the implementations share (the skew table) and the layer-3 interop clients; with --check, the
+// protocol conformance suite (differential/conformance.hpp) against each selected adapter instead.
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include "differential/adapter_config.hpp"
 #include "differential/conformance.hpp"
 #include "json/value.hpp"
+#include "scenario/client_config.hpp"
 #include "util/result.hpp"
 #include "verdict/blame.hpp"
 
@@ -33,6 +34,40 @@ std::string layers_text(const differential::Identity& id) {
     text += " only (no canonical validation: left out of layer-2 comparisons)";
   }
   return text;
+}
+
+// The layer-3 implementations: each SDK's interop client (adapters/clients.json). A client names the
+// decoding adapter of the same SDK release; that adapter's hello is where its version and codegen
+// lock come from, so they are shown only when that adapter was started in this listing.
+void list_clients(const std::vector<differential::Identity>& identities) {
+  auto clients =
+      scenario::load_client_config(scenario::default_client_config_path(), differential::repository_root());
+  std::cout << "\nlayer-3 clients (" << scenario::default_client_config_path() << "):\n";
+  if (!clients.ok()) {
+    std::cout << "  cannot be listed: " << clients.error() << "\n";
+    return;
+  }
+  for (const auto& c : clients.value()) {
+    std::cout << "  " << std::left << std::setw(14) << c.name << " ";
+    if (c.unavailable) {
+      std::cout << "UNAVAILABLE: " << *c.unavailable << "\n";
+    } else {
+      std::string argv;
+      for (const auto& a : c.argv) argv += (argv.empty() ? "" : " ") + a;
+      std::cout << argv << (c.default_on ? "" : "  (not run by default)") << "\n";
+    }
+    std::cout << "      " << c.description << "\n";
+    if (c.unavailable || c.sdk_adapter.empty()) continue;
+    auto id = std::find_if(identities.begin(), identities.end(),
+                           [&](const differential::Identity& i) { return i.name == c.sdk_adapter; });
+    if (id == identities.end()) {
+      std::cout << "      SDK identity: adapter " << c.sdk_adapter << " not started in this listing\n";
+    } else {
+      std::cout << "      SDK " << id->reported_name << " " << id->version << " (from adapter " << id->name
+                << ")  schema manifest " << lock_field(*id, "schemaManifestSha256").substr(0, 16)
+                << "  source commit " << lock_field(*id, "sourceCommit").substr(0, 12) << "\n";
+    }
+  }
 }
 
 int list_adapters(AdapterOptions options) {
@@ -71,6 +106,7 @@ int list_adapters(AdapterOptions options) {
             << skewed.size() << " skewed roots" << (skewed.empty() ? "" : " (reported, never compared):");
   for (const auto& s : skewed) std::cout << " " << s;
   std::cout << "\n";
+  list_clients(set->identities());
   return kExitClean;
 }
 

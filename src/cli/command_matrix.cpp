@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "baseline/baseline.hpp"
+#include "baseline/known_cases.hpp"
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
 #include "cli/result_table.hpp"
@@ -61,54 +62,10 @@ std::string check(const MatrixCase& c, const differential::ImplResult& r, bool r
   return "";
 }
 
-/// The known failures: a baseline (crosscheck-baseline/1, its entries with "cases"), or the older
-/// {"known": {"<implementation>": {"<case id>": "reason"}}}, read as one entry per (implementation, case).
-std::vector<baseline::Entry> load_known(const std::string& path) {
-  std::vector<baseline::Entry> out;
-  if (path.empty()) return out;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Fatal("cannot read known-failure list " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto parsed = json::parse(ss.str());
-  if (!parsed.ok()) throw Fatal(path + ": not JSON: " + parsed.error().message());
-  if (parsed.value().is_object() && parsed.value().find("format")) {
-    auto b = baseline::parse_baseline(ss.str(), path);
-    if (!b.ok()) throw Fatal(b.error());
-    for (auto& e : b->entries) {
-      if (!e.cases.empty()) out.push_back(std::move(e));
-    }
-    return out;
-  }
-  const json::Value* known = parsed.value().is_object() ? parsed.value().find("known") : nullptr;
-  if (!known || !known->is_object())
-    throw Fatal(path +
-                ": expected a baseline {\"format\": \"crosscheck-baseline/1\", ...} or the older "
-                "{\"known\": {implementation: {case id: reason}}}");
-  for (const auto& impl : known->members()) {
-    if (!impl.value.is_object())
-      throw Fatal(path + ": field 'known." + impl.key + "': expected {case id: reason}");
-    for (const auto& c : impl.value.members()) {
-      if (!c.value.is_string() || c.value.string_value().empty()) {
-        throw Fatal(path + ": field 'known." + impl.key + "." + c.key + "': expected the reason as a string");
-      }
-      baseline::Entry e;
-      e.id = impl.key + ":" + c.key;
-      e.implementations = {impl.key};
-      e.cases = {c.key};
-      e.reason = c.value.string_value();
-      out.push_back(std::move(e));
-    }
-  }
-  return out;
-}
-
-bool is_glob(const std::string& pattern) { return pattern.find('*') != std::string::npos; }
-
 int matrix_run(const AdapterOptions& adapters, const std::string& path, const std::string& known_path,
                bool verbose) {
   auto cases = matrix::load_matrix(path).cases;
-  auto known = load_known(known_path);
+  baseline::KnownCases known(baseline::load_known_cases(known_path));
   std::set<std::string> ids;
   for (const auto& c : cases) ids.insert(c.id);
   auto set = adapters.start();
@@ -123,7 +80,6 @@ int matrix_run(const AdapterOptions& adapters, const std::string& path, const st
       known_fail(names.size()), stale(names.size());
   std::size_t failing_cases = 0;
   std::vector<std::string> reasons;
-  std::set<std::string> used_globs;  // "entry id\npattern" that matched a failing cell
   for (std::size_t k = 0; k < cases.size(); ++k) {
     std::vector<std::string> cells;
     bool any_fail = false;
@@ -135,31 +91,19 @@ int matrix_run(const AdapterOptions& adapters, const std::string& path, const st
         continue;
       }
       std::string why = check(cases[k], r, reports_warnings[i]);
-      // Entries covering this cell; an exact case id promises that the cell fails, a glob does not.
-      std::string entries;
-      bool promised = false;
-      for (const auto& e : known) {
-        if (!baseline::matches_case(e, names[i], cases[k].id)) continue;
-        entries += (entries.empty() ? "" : ", ") + e.id;
-        for (const auto& p : e.cases) {
-          if (!is_glob(p) && p == cases[k].id) promised = true;
-          if (!why.empty() && is_glob(p) && baseline::glob_match(p, cases[k].id))
-            used_globs.insert(e.id + "\n" + p);
-        }
-      }
-      bool is_known = !entries.empty() && (!why.empty() || promised);
-      if (is_known && why.empty()) {
+      baseline::CaseCell cell = known.judge(names[i], cases[k].id, !why.empty());
+      if (cell.state == baseline::CaseState::kStale) {
         ++stale[i];
         any_fail = true;
         cells.push_back("STALE");
         reasons.push_back(cases[k].id + " [" + names[i] +
-                          "]: passes, but the known-failure list says it fails (" + entries +
+                          "]: passes, but the known-failure list says it fails (" + cell.entries +
                           "); remove it there");
-      } else if (is_known) {
+      } else if (cell.state == baseline::CaseState::kKnown) {
         ++known_fail[i];
         cells.push_back("known");
         if (verbose)
-          reasons.push_back(cases[k].id + " [" + names[i] + "]: known: " + why + " (" + entries + ")");
+          reasons.push_back(cases[k].id + " [" + names[i] + "]: known: " + why + " (" + cell.entries + ")");
       } else if (why.empty()) {
         ++passed[i];
         cells.push_back("pass");
@@ -175,21 +119,11 @@ int matrix_run(const AdapterOptions& adapters, const std::string& path, const st
   }
   // A glob that covered no failing cell of an implementation of this run is stale; an exact id the
   // matrix lacks is probably a rename (or an entry for another matrix).
-  std::size_t stale_globs = 0;
-  for (const auto& e : known) {
-    bool runs_here = std::any_of(names.begin(), names.end(),
-                                 [&](const std::string& n) { return baseline::names_implementation(e, n); });
-    for (const auto& p : e.cases) {
-      if (is_glob(p) && runs_here && !used_globs.count(e.id + "\n" + p)) {
-        ++stale_globs;
-        reasons.push_back("known-failure entry " + e.id + ": pattern " + p +
-                          " covers no failing case; remove it or narrow it");
-      } else if (!is_glob(p) && !ids.count(p)) {
-        std::cerr << "WARNING: known-failure entry " << e.id << " names case " << p << ", which " << path
-                  << " does not have\n";
-      }
-    }
-  }
+  std::vector<std::string> unknown_ids;
+  auto stale_patterns = known.stale_patterns(names, ids, unknown_ids);
+  std::size_t stale_globs = stale_patterns.size();
+  reasons.insert(reasons.end(), stale_patterns.begin(), stale_patterns.end());
+  for (const auto& u : unknown_ids) std::cerr << "WARNING: " << u << ", which " << path << " does not have\n";
   if (stale_globs) failing_cases += stale_globs;
   std::cout << "matrix " << path << ": " << cases.size() << " cases x " << names.size()
             << " implementations\n";

@@ -10,16 +10,20 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
+#include "canonical/canonical_validator.hpp"
 #include "cli/command.hpp"
 #include "cli/duration.hpp"
 #include "cli/result_table.hpp"
 #include "cli/schema_option.hpp"
+#include "differential/impl_result.hpp"
 #include "scenario/client_config.hpp"
 #include "scenario/client_runner.hpp"
 #include "scenario/finding_writer.hpp"
 #include "scenario/scenario_file.hpp"
+#include "scenario/server_admission.hpp"
 #include "scenario/skew.hpp"
 #include "scenario/verdict.hpp"
 
@@ -38,6 +42,8 @@ struct Options {
   std::string complete_harness;
   std::size_t batch_size = 0;
   std::string batch_deadline = "300s";
+  bool servers = false;
+  std::string request_deadline = "10s";
 };
 
 std::string join(const std::vector<std::string>& items, const char* sep) {
@@ -63,6 +69,8 @@ std::vector<scenario::ClientSpec> pick_clients(const Options& o) {
   if (!selected.ok()) throw Fatal(selected.error());
   std::vector<scenario::ClientSpec> out;
   for (auto& c : selected.value()) {
+    if (o.servers && !c.unavailable && c.server_argv.empty())
+      c.unavailable = "it names no server command (serverArgv, or the adapterJson's server)";
     if (c.unavailable) {
       if (!o.clients.empty())
         throw Fatal("client '" + c.name + "' is unavailable: " + *c.unavailable, kExitAdapter);
@@ -73,6 +81,71 @@ std::vector<scenario::ClientSpec> pick_clients(const Options& o) {
   }
   if (out.empty()) throw Fatal("no client is available (see crosscheck scenarios run --help)", kExitAdapter);
   return out;
+}
+
+struct Tally {
+  std::size_t rows_total = 0, skewed = 0, completed = 0, findings = 0, broken = 0;
+  std::size_t implementation_defined = 0;  ///< written, listed apart, never failing the run
+  std::map<std::string, std::size_t> by_class;
+};
+
+// --servers: each runnable row's request to every SDK's interop server and to the reference.
+void admit(const Options& o, const scenario::ScenarioFile& file,
+           const std::vector<const scenario::Row*>& runnable, const std::map<std::string, std::string>& skew,
+           const std::vector<scenario::ClientSpec>& sdks, const canonical::CanonicalValidator& reference,
+           ResultTable& table, Tally& tally) {
+  scenario::AdmissionOptions options;
+  options.work_dir = (fs::path(o.out) / "servers").string();
+  options.deadline = std::chrono::milliseconds(
+      static_cast<long long>(parse_duration("--request-deadline", o.request_deadline) * 1000));
+  std::map<std::string, scenario::Admission> reference_answers;
+  for (const scenario::Row* row : runnable)
+    reference_answers[row->id] = scenario::reference_admission(reference, *row);
+  auto reference_admits = [&](const scenario::Row& row) {
+    return reference_answers[row.id].status == "admitted";
+  };
+  std::map<std::string, std::map<std::string, scenario::Admission>> answers;
+  std::vector<std::string> names;
+  for (const auto& c : sdks) {
+    scenario::AdmissionRunner runner(c, options);
+    answers[c.name] = runner.run(runnable, reference_admits);
+    names.push_back(c.name);
+  }
+  std::string prefix = o.files.size() > 1 ? fs::path(file.path).filename().string() + ": " : "";
+  for (const auto& row : file.rows) {
+    if (auto sk = skew.find(row.id); sk != skew.end()) {
+      table.add_row(prefix + row.id, std::vector<std::string>(sdks.size() + 1, "skew"),
+                    "skew: " + sk->second);
+      continue;
+    }
+    const scenario::Admission& ref = reference_answers[row.id];
+    scenario::AdmissionResults results{{differential::kReferenceImplementation, &ref}};
+    std::vector<std::string> cells{ref.status};
+    for (const auto& c : sdks) {
+      const scenario::Admission& a = answers[c.name][row.id];
+      results.emplace_back(c.name, &a);
+      cells.push_back(a.status);
+      if (a.status == "crash" || a.status == "timeout" || a.status == "protocol") {
+        ++tally.broken;
+        std::cerr << "server '" << c.name << "', row " << row.id << ": " << a.status << ": " << a.error
+                  << "\n";
+      }
+      for (const auto& note : a.notes)
+        std::cerr << "note: server '" << c.name << "', row " << row.id << ": " << note << "\n";
+    }
+    std::vector<std::string> verdicts;
+    for (const auto& d : scenario::compare_admission(row, results)) {
+      scenario::write_admission_finding(o.out, row, d, results, {file.path, names});
+      verdicts.push_back(d.cls + ": " + d.summary);
+      if (d.implementation_defined.empty()) {
+        ++tally.findings;
+        ++tally.by_class[d.cls];
+      } else {
+        ++tally.implementation_defined;
+      }
+    }
+    table.add_row(prefix + row.id, cells, verdicts.empty() ? "ok" : join(verdicts, "; "));
+  }
 }
 
 int run(Options& o) {
@@ -108,9 +181,16 @@ int run(Options& o) {
       static_cast<long long>(parse_duration("--batch-deadline", o.batch_deadline) * 1000));
   runner_options.batch_size = o.batch_size;
 
+  std::optional<canonical::CanonicalValidator> reference;
+  if (o.servers) {
+    auto loaded = canonical::CanonicalValidator::from_ir(ir);
+    if (!loaded.ok()) throw Fatal("the schema does not load as canonical schemas: " + loaded.error().text());
+    reference.emplace(std::move(loaded.value()));
+    names.insert(names.begin(), differential::kReferenceImplementation);
+  }
   ResultTable table(names);
-  std::size_t rows_total = 0, skewed = 0, completed = 0, findings = 0, broken = 0;
-  std::map<std::string, std::size_t> by_class;
+  Tally tally;
+  auto& [rows_total, skewed, completed, findings, broken, implementation_defined, by_class] = tally;
   for (auto& file : files) {
     std::vector<const scenario::Row*> runnable;
     std::map<std::string, std::string> skew;
@@ -133,6 +213,10 @@ int run(Options& o) {
       for (const auto& p : problems) texts.push_back(p.text());
       skew[row.id] = join(texts, "; ");
       ++skewed;
+    }
+    if (o.servers) {
+      admit(o, file, runnable, skew, clients, *reference, table, tally);
+      continue;
     }
     std::map<std::string, std::map<std::string, scenario::RowResult>> results;
     for (const auto& c : clients) {
@@ -167,15 +251,19 @@ int run(Options& o) {
     }
   }
   table.print(std::cout);
-  std::cout << rows_total << " rows x " << clients.size() << " clients: " << findings << " findings";
+  std::cout << rows_total << " rows x " << clients.size()
+            << (o.servers ? " servers and the reference: " : " clients: ") << findings << " findings";
   for (const auto& [cls, n] : by_class) std::cout << ", " << n << " " << cls;
+  if (implementation_defined)
+    std::cout << ", " << implementation_defined << " implementation-defined (not failing)";
   std::cout << "; " << skewed << " skew (not run)";
   if (broken) std::cout << "; " << broken << " crash/timeout/protocol results";
   std::cout << "\n";
   if (completed)
     std::cout << "completed params.event.harness as " << harness_name << "/" << harness_version << " in "
               << completed << " rows (--complete-harness)\n";
-  if (findings) std::cout << "findings: " << (fs::path(o.out) / "findings").string() << "\n";
+  if (findings || implementation_defined)
+    std::cout << "findings: " << (fs::path(o.out) / "findings").string() << "\n";
   return findings || broken ? kExitDivergence : kExitClean;
 }
 
@@ -184,7 +272,8 @@ const Registration kScenarios{CommandSpec{
     "Layer 3: run scenario files through each SDK's interop client, crosscheck as the scripted server",
     "  crosscheck scenarios run tests/data/scenarios/composition.json\n"
     "  crosscheck scenarios run --clients python,rust --out out/l3 a.json b.json\n"
-    "  crosscheck scenarios run --complete-harness crosscheck/0.1.0 old-snapshot.json",
+    "  crosscheck scenarios run --complete-harness crosscheck/0.1.0 old-snapshot.json\n"
+    "  crosscheck scenarios run --servers --clients python,rust tests/data/scenarios/admission.json",
     [](CLI::App& sub) {
       auto o = std::make_shared<Options>();
       sub.require_subcommand(1);
@@ -204,6 +293,11 @@ const Registration kScenarios{CommandSpec{
           "NAME/VERSION: add params.event.harness to requests that lack it (older snapshots)");
       run_cmd->add_option("--batch-size", o->batch_size, "Rows per client run (default: the whole file)");
       run_cmd->add_option("--batch-deadline", o->batch_deadline, "Deadline of one client run (default 300s)");
+      run_cmd->add_flag("--servers", o->servers,
+                        "Request admission: send each row's request to each SDK's interop server instead "
+                        "(crosscheck as the client), and compare admitted vs refused with the reference");
+      run_cmd->add_option("--request-deadline", o->request_deadline,
+                          "--servers: deadline of one request (default 10s)");
       return [o] { return run(*o); };
     }}};
 

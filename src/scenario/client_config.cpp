@@ -1,55 +1,17 @@
 // client_config.cpp: adapters/clients.json and the checkouts' interop/adapter.json.
 #include "scenario/client_config.hpp"
 
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
-#include <sstream>
 
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
+#include "util/config_command.hpp"
 #include "util/file.hpp"
 
 namespace crosscheck::scenario {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// "${ROOT}" and "${VAR}"; `missing` collects variables that are unset or empty.
-std::string expand(const std::string& text, const std::string& root_dir, std::vector<std::string>* missing) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '$' && i + 1 < text.size() && text[i + 1] == '{') {
-      std::size_t end = text.find('}', i);
-      if (end != std::string::npos) {
-        std::string var = text.substr(i + 2, end - i - 2);
-        if (var == "ROOT") {
-          out += root_dir;
-        } else if (const char* v = std::getenv(var.c_str()); v && *v) {
-          out += v;
-        } else if (missing) {
-          missing->push_back(var);
-        }
-        i = end;
-        continue;
-      }
-    }
-    out += text[i];
-  }
-  return out;
-}
-
-bool program_exists(const std::string& program) {
-  if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0;
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
-  }
-  return false;
-}
 
 /// The `client` command of a checkout's interop/adapter.json, or why there is none.
 std::optional<std::string> read_adapter_json(const std::string& path, ClientSpec& c) {
@@ -62,6 +24,12 @@ std::optional<std::string> read_adapter_json(const std::string& path, ClientSpec
   for (const auto& a : client->items()) {
     if (!a.is_string()) return path + ": \"client\" must hold strings";
     c.argv.push_back(a.string_value());
+  }
+  if (const json::Value* server = parsed->find("server"); server && server->is_array()) {
+    for (const auto& a : server->items()) {
+      if (!a.is_string()) return path + ": \"server\" must hold strings";
+      c.server_argv.push_back(a.string_value());
+    }
   }
   // Commands run in the SDK folder (the contract's rule): the parent of interop/.
   c.cwd = fs::absolute(fs::path(path)).parent_path().parent_path().string();
@@ -91,23 +59,27 @@ Result<std::vector<ClientSpec>, std::string> load_client_config(const std::strin
     for (const auto& r : e.find("requires")->items()) c.requires_env.push_back(r.string_value());
     if (const json::Value* b = e.find("build")) c.build = b->string_value();
     if (const json::Value* d = e.find("default")) c.default_on = d->as_bool();
-    for (const auto& var : c.requires_env) {
-      const char* v = std::getenv(var.c_str());
-      if (!v || !*v) {
-        c.unavailable = var + " is not set (it names the SDK checkout; see docs/scenarios.md)";
-        break;
-      }
+    if (const json::Value* a = e.find("sdkAdapter")) c.sdk_adapter = a->string_value();
+    if (std::string var = first_unset_variable(c.requires_env); !var.empty()) {
+      c.unavailable = var + " is not set (it names the SDK checkout; see docs/scenarios.md)";
     }
     std::vector<std::string> missing;
     if (const json::Value* env = e.find("env")) {
-      for (const auto& m : env->members()) c.env[m.key] = expand(m.value.string_value(), root_dir, &missing);
+      for (const auto& m : env->members())
+        c.env[m.key] = expand_config_text(m.value.string_value(), root_dir, &missing);
     }
     if (const json::Value* argv = e.find("argv")) {
-      for (const auto& a : argv->items()) c.argv.push_back(expand(a.string_value(), root_dir, &missing));
-      std::string cwd = e.find("cwd") ? expand(e.find("cwd")->string_value(), root_dir, &missing) : ".";
+      for (const auto& a : argv->items())
+        c.argv.push_back(expand_config_text(a.string_value(), root_dir, &missing));
+      if (const json::Value* server = e.find("serverArgv")) {
+        for (const auto& a : server->items())
+          c.server_argv.push_back(expand_config_text(a.string_value(), root_dir, &missing));
+      }
+      std::string cwd =
+          e.find("cwd") ? expand_config_text(e.find("cwd")->string_value(), root_dir, &missing) : ".";
       c.cwd = fs::path(cwd).is_absolute() ? cwd : (fs::path(root_dir) / cwd).lexically_normal().string();
     } else if (!c.unavailable) {
-      std::string adapter = expand(e.find("adapterJson")->string_value(), root_dir, &missing);
+      std::string adapter = expand_config_text(e.find("adapterJson")->string_value(), root_dir, &missing);
       if (missing.empty()) {
         if (auto why = read_adapter_json(adapter, c)) c.unavailable = *why;
       }

@@ -19,11 +19,14 @@ struct ClientSpec {
   std::string name;
   std::string description;
   std::vector<std::string> argv;  ///< without the "--config PATH" crosscheck appends
-  std::string cwd;                ///< absolute
+  /// The SDK's interop server role (same rule); empty when the entry names none.
+  std::vector<std::string> server_argv;
+  std::string cwd;  ///< absolute
   std::map<std::string, std::string> env;
   std::string build;
   std::vector<std::string> requires_env;
   bool default_on = true;
+  std::string sdk_adapter;  ///< the decoding adapter of the same SDK release ("" when none is named)
   std::optional<std::string> unavailable;  ///< why it cannot run here
 };
 

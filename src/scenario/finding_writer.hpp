@@ -27,6 +27,11 @@ struct FindingContext {
 std::string write_finding(const std::string& out_dir, const Row& row, const Difference& difference,
                           const ClientResults& results, const FindingContext& context);
 
+/// The same for a request-admission difference (`scenarios run --servers`): one entry per
+/// implementation, the reference's first; the replay command asks the servers again.
+std::string write_admission_finding(const std::string& out_dir, const Row& row, const Difference& difference,
+                                    const AdmissionResults& results, const FindingContext& context);
+
 /// Reads a finding file back, checked against the schema; the error names the file and field.
 Result<json::Value, std::string> read_finding(const std::string& path);
 

@@ -2,6 +2,7 @@
 #include "scenario/verdict.hpp"
 
 #include "json/equal.hpp"
+#include "scenario/server_admission.hpp"
 
 namespace crosscheck::scenario {
 namespace {
@@ -179,6 +180,34 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
     out.push_back(std::move(d));
   }
   return out;
+}
+
+std::vector<Difference> compare_admission(const Row& row, const AdmissionResults& results) {
+  std::vector<std::string> parts;
+  std::size_t admitted = 0, refused = 0;
+  for (const auto& [name, a] : results) {
+    if (a->status != "admitted" && a->status != "refused") continue;
+    ++(a->status == "admitted" ? admitted : refused);
+    parts.push_back(name + "=" + a->status);
+  }
+  if (!admitted || !refused) return {};
+  Difference d;
+  d.cls = "request-admission";
+  const Admission* reference = results.empty() ? nullptr : results.front().second;
+  bool reference_answered = reference && (reference->status == "admitted" || reference->status == "refused");
+  for (std::size_t i = reference_answered ? 1 : 0; i < results.size(); ++i) {
+    const Admission* a = results[i].second;
+    if (a->status != "admitted" && a->status != "refused") continue;
+    if (!reference_answered || a->status != reference->status) d.clients.push_back(results[i].first);
+  }
+  if (reference_answered) d.implementation_defined = reference->traits;
+  d.bucket = d.cls + "/" + event_type(row) + "/" + join(parts) +
+             (d.implementation_defined.empty() ? "" : "/implementation-defined");
+  d.summary = join(parts, ", ");
+  if (reference_answered) d.summary += " (deviating from the reference: " + join(d.clients, ", ") + ")";
+  if (!d.implementation_defined.empty())
+    d.summary += " [implementation-defined: " + join(d.implementation_defined, ", ") + "]";
+  return {std::move(d)};
 }
 
 }  // namespace crosscheck::scenario

@@ -45,17 +45,32 @@ struct ExpectationVerdict {
 ExpectationVerdict check_expectation(const Row& row, const RowResult& result);
 
 struct Difference {
-  std::string cls;  ///< contextual-acceptance | contextual-result | contextual-expectation
+  std::string
+      cls;  ///< contextual-acceptance | contextual-result | contextual-expectation | request-admission
   std::string bucket;
   std::vector<std::string> clients;  ///< the clients it involves
   std::vector<std::string> keys;     ///< differing result keys (contextual-result, -expectation)
   std::string summary;               ///< one line for the terminal
+  /// request-admission: the reference met a construct the standards leave open (its traits, e.g.
+  /// date-time-leap-second); such a difference is reported apart and does not fail the run.
+  std::vector<std::string> implementation_defined;
 };
 
 using ClientResults = std::vector<std::pair<std::string, const RowResult*>>;
 
 /// Every difference on one row, clients against each other first, then each against the row.
 std::vector<Difference> compare_row(const Row& row, const ClientResults& results);
+
+/// Request admission (`scenarios run --servers`): one answer per implementation, the reference's
+/// first. One difference of class request-admission when the admitted/refused answers differ; its
+/// `clients` are the servers whose answer differs from the reference's (blame follows the
+/// contract, whatever the majority), and the bucket names every answer:
+/// request-admission/<event type>/<name>=<admitted|refused>,... (with "/implementation-defined" at the
+/// end when the reference's traits make it so).  Crash, timeout and protocol answers
+/// compare with nothing; the caller counts them.
+struct Admission;  // server_admission.hpp
+using AdmissionResults = std::vector<std::pair<std::string, const Admission*>>;
+std::vector<Difference> compare_admission(const Row& row, const AdmissionResults& results);
 
 /// The row's event type ("tool.before"), "" when absent.
 std::string event_type(const Row& row);

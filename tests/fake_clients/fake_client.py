@@ -12,6 +12,7 @@ so:
   fake:malformed write a report that is not JSON
   fake:no-report exit 0 without a report
   fake:differ    with FAKE_FLAVOR=b, derive decision deny instead of allow
+  fake:flood     write 64 MiB to stderr before sending this row's request
 FAKE_MODE=exit-at-once exits 1 before doing anything. FAKE_RECORD=PATH appends every reply line it
 reads, as bytes, to PATH (for the byte-exactness test).
 """
@@ -47,6 +48,10 @@ def main():
     results, malformed, no_report = [], False, False
     for row in rows:
         tags = row.get("tags", [])
+        if "fake:flood" in tags:
+            for _ in range(64):
+                sys.stderr.write("flood " * 174763)
+            sys.stderr.flush()
         line = exchange(row["request"])
         if "fake:hang" in tags:
             time.sleep(3600)

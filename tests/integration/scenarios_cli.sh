@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scenarios_cli.sh BUILD_DIR PART: crosscheck scenarios run and serve-scenarios end to end, against
-# the client stand-ins of tests/fake_clients/ (not SDKs). PART: bad-input | skew | byte-exact | robustness.
+# the client stand-ins of tests/fake_clients/ (not SDKs). PART: bad-input | skew | byte-exact | robustness | servers.
 source "$(dirname "$0")/lib.sh"
 part=${2:?usage: scenarios_cli.sh BUILD_DIR PART}
 D="$ROOT/tests/data/scenarios"
@@ -79,6 +79,10 @@ robustness)
   check "malformed report: the row is a protocol result" 'grep -qE "bad-malformed +protocol" "$OUT/malformed.txt"'
   check "no report: the row is a protocol result" 'grep -qE "bad-no-report +protocol" "$OUT/no-report.txt"'
   check "the batch was split to find it" 'grep -q "split to find the row" "$OUT/crash.txt"'
+  run flood scenarios run $FAKES --clients fake-a --out "$OUT/flood" "$D/robust-flood.json"
+  check "stderr flood (64 MiB): every row still passes, exit 0" \
+    '[ $status = 0 ] && [ "$(grep -cE "^ *(r1|r2|r3|bad-flood) +passed" "$OUT/flood.txt")" = 4 ]'
+  check "stderr flood: only a bounded tail is kept" '[ "$(stat -c %s "$OUT"/flood/clients/fake-a/batch-1/stderr.txt)" -le 65536 ]'
   run partial scenarios run $FAKES --clients fake-a --out "$OUT/partial" "$D/robust-partial.json"
   check "partial report: the missing row is a protocol result" 'grep -qE "bad-partial +protocol" "$OUT/partial.txt"'
   check "partial report: the others pass" 'grep -qE "^ *r3 +passed" "$OUT/partial.txt"'
@@ -93,6 +97,36 @@ robustness)
   eval "\"$CC\" ${replay#crosscheck } $FAKES --out \"$OUT/replay\"" >"$OUT/replay.txt" 2>&1
   replay_status=$?
   check "the finding's replay command reproduces it" '[ $replay_status = 1 ] && grep -q "contextual-result: fake-a vs fake-b" "$OUT/replay.txt"'
+  ;;
+servers)
+  # Request admission (--servers) against the server stand-in of tests/fake_clients/fake_server.py.
+  run srv scenarios run --servers $FAKES --clients fake-a,fake-b --request-deadline 3s --out "$OUT/srv" "$D/robust-servers.json"
+  check "servers: a refusal that differs, and broken answers: exit 1" '[ $status = 1 ]'
+  for r in a1 a2 a3 flood; do
+    check "servers: $r is admitted everywhere (a hang, a crash or an 8 MiB stderr flood before it loses nothing)" \
+      'grep -qE "^$r +admitted +admitted +admitted +ok" "$OUT/srv.txt"'
+  done
+  check "servers: a hang is a timeout, and the server is started again" 'grep -qE "^hang +admitted +timeout +timeout" "$OUT/srv.txt"'
+  check "servers: a death is a crash, with its stderr" 'grep -q "row crash: crash: exited with status 3; stderr: fake server: told to crash" "$OUT/srv.txt"'
+  check "servers: a line that is not JSON is a protocol result" 'grep -qE "^garbage +admitted +protocol +protocol" "$OUT/srv.txt"'
+  check "servers: a result for another id is a protocol result" 'grep -q "a result for id \"another-id\", the request.s is \"wrong-id\"" "$OUT/srv.txt"'
+  check "servers: the refusal is request-admission, blamed on the server that differs from the reference" \
+    'grep -qE "^refuse +admitted +admitted +refused +request-admission: .*deviating from the reference: fake-b" "$OUT/srv.txt"'
+  check "servers: a refusal that only follows earlier rows is asked again alone" \
+    'grep -q "row stateful: refused in a session after earlier rows .*admitted alone" "$OUT/srv.txt" && grep -qE "^stateful +admitted +admitted +admitted" "$OUT/srv.txt"'
+  f=$(ls "$OUT"/srv/findings/request-admission-*.json 2>/dev/null | grep -v scenario.json | head -1)
+  check "servers: one finding file, valid, with the bucket" \
+    '[ "$(ls "$OUT"/srv/findings/*.json | grep -vc scenario.json)" = 1 ] && grep -q "\"bucket\": \"request-admission/tool.before/cpp=admitted,fake-a=admitted,fake-b=refused\"" "$f"'
+  replay=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["replay"])' "$f" 2>/dev/null)
+  eval "\"$CC\" ${replay#crosscheck } $FAKES --out \"$OUT/srv-replay\"" >"$OUT/srv-replay.txt" 2>&1
+  replay_status=$?
+  check "servers: the replay command reproduces it" '[ $replay_status = 1 ] && grep -qE "^refuse +admitted +admitted +refused +request-admission" "$OUT/srv-replay.txt"'
+  run srv-dead scenarios run --servers $FAKES --clients fake-server-dead --out "$OUT/o" "$D/robust-servers.json"
+  check "servers: a server that exits before answering: exit 3 naming it and its stderr" \
+    '[ $status = 3 ] && grep -q "server of .fake-server-dead. exited before answering its first request.*gone at once" "$OUT/srv-dead.txt"'
+  run srv-missing scenarios run --servers $FAKES --clients fake-server-missing --out "$OUT/o" "$D/robust-servers.json"
+  check "servers: a server program that does not exist: exit 3 naming it" \
+    '[ $status = 3 ] && grep -q "fake-server-missing" "$OUT/srv-missing.txt"'
   ;;
 *) echo "unknown part $part"; exit 2 ;;
 esac

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "json/parse.hpp"
+#include "scenario/server_admission.hpp"
 #include "scenario/verdict.hpp"
 
 namespace crosscheck::scenario {
@@ -96,6 +97,49 @@ TEST(Verdict, InputPlaceholdersAreToleratedOnlyOffToolBoundariesAndWhenUnasserte
   EXPECT_EQ(compare_row(tool, {{"python", &py}, {"rust", &rs}})[0].keys, (std::vector<std::string>{"input"}));
   RowResult real = result("passed", R"({"decision":"allow","input":{"a":1},"flow":"stop"})");
   EXPECT_FALSE(compare_row(finish, {{"python", &py}, {"other", &real}}).empty());
+}
+
+Admission admission(const std::string& status, std::vector<std::string> traits = {}) {
+  Admission a;
+  a.status = status;
+  a.traits = std::move(traits);
+  return a;
+}
+
+TEST(Verdict, AdmissionAgreementIsNoDifferenceAndBrokenAnswersCompareWithNothing) {
+  Row r = row("tool.before", R"("expected":{})");
+  Admission yes = admission("admitted"), crash = admission("crash"), timeout = admission("timeout");
+  EXPECT_TRUE(compare_admission(r, {{"cpp", &yes}, {"python", &yes}, {"rust", &yes}}).empty());
+  EXPECT_TRUE(compare_admission(r, {{"cpp", &yes}, {"python", &crash}, {"rust", &timeout}}).empty());
+}
+
+TEST(Verdict, AdmissionBlamesWhoDiffersFromTheReferenceWhateverTheMajority) {
+  Row r = row("tool.before", R"("expected":{})");
+  Admission yes = admission("admitted"), no = admission("refused");
+  auto one = compare_admission(r, {{"cpp", &yes}, {"python", &no}, {"rust", &yes}});
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].cls, "request-admission");
+  EXPECT_EQ(one[0].clients, std::vector<std::string>{"python"});
+  EXPECT_EQ(one[0].bucket, "request-admission/tool.before/cpp=admitted,python=refused,rust=admitted");
+  EXPECT_TRUE(one[0].implementation_defined.empty());
+  // Two servers against the reference: they deviate, though they are the majority.
+  auto two = compare_admission(r, {{"cpp", &no}, {"python", &yes}, {"rust", &yes}});
+  ASSERT_EQ(two.size(), 1u);
+  EXPECT_EQ(two[0].clients, (std::vector<std::string>{"python", "rust"}));
+}
+
+TEST(Verdict, AdmissionIsImplementationDefinedByTheReferencesTraits) {
+  Row r = row("tool.before", R"("expected":{})");
+  Admission yes = admission("admitted", {"date-time-leap-second"}), no = admission("refused");
+  auto d = compare_admission(r, {{"cpp", &yes}, {"python", &no}});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].implementation_defined, std::vector<std::string>{"date-time-leap-second"});
+  EXPECT_EQ(d[0].bucket, "request-admission/tool.before/cpp=admitted,python=refused/implementation-defined");
+  // Without an answer from the reference, everyone who answered is involved.
+  Admission broken = admission("protocol");
+  auto e = compare_admission(r, {{"cpp", &broken}, {"python", &no}, {"rust", &yes}});
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].clients, (std::vector<std::string>{"python", "rust"}));
 }
 
 }  // namespace

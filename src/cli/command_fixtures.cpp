@@ -1,0 +1,209 @@
+// command_fixtures.cpp: `crosscheck fixtures run DIR`, a fixtures folder in the AHP repository's
+// layout (manifest.json; docs/fixtures.md) through every implementation at both layers, printed as
+// cases x implementations.
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include "baseline/known_cases.hpp"
+#include "cli/adapter_options.hpp"
+#include "cli/command.hpp"
+#include "cli/result_table.hpp"
+#include "cli/schema_option.hpp"
+#include "fixtures/fixture_run.hpp"
+#include "fixtures/manifest.hpp"
+#include "json/schema_validator.hpp"
+#include "report/escape.hpp"
+#include "run/json_file.hpp"
+#include "util/result.hpp"
+
+namespace crosscheck::cli {
+namespace {
+namespace fs = std::filesystem;
+
+struct FixturesOptions {
+  AdapterOptions adapters;
+  std::string dir, known, json_out, snapshot;
+  bool verbose = false;
+};
+
+/// The schema source the fixtures were written for: --snapshot, else the checkout's snapshot folder
+/// the cases' schema paths name, else the default schema (said so).
+fixtures::Snapshot choose_snapshot(const FixturesOptions& o, const fixtures::Manifest& m) {
+  fixtures::Snapshot s;
+  if (!o.snapshot.empty()) {
+    s.ir = std::make_shared<const schema::Ir>(load_ir_or_fail(o.snapshot));
+    s.origin = "--snapshot";
+    return s;
+  }
+  const auto& first = m.cases.front();
+  std::string dir = first.schema.substr(0, first.schema.rfind('/') + 1);
+  for (const auto& c : m.cases) {
+    for (const std::string* path : {&c.schema, c.event_schema ? &*c.event_schema : nullptr}) {
+      if (path && path->substr(0, path->rfind('/') + 1) != dir) {
+        throw Fatal(m.where(c) + "/cases/" + std::to_string(c.index) + ": " + *path +
+                    ": expected a document of the same schema snapshot as the first case (" + dir +
+                    "); run such cases with --snapshot, one folder per snapshot");
+      }
+    }
+  }
+  fs::path in_checkout = m.root / dir;
+  std::error_code ec;
+  if (fs::is_regular_file(in_checkout / "manifest.json", ec)) {
+    s.ir = std::make_shared<const schema::Ir>(load_ir_or_fail(in_checkout.string()));
+    s.origin = "checkout";
+    return s;
+  }
+  s.ir = std::make_shared<const schema::Ir>(load_ir_or_fail(o.adapters.schema));
+  s.origin = "default schema: " + (m.root / dir).string() + " has no manifest.json";
+  return s;
+}
+
+int fixtures_run(const FixturesOptions& o) {
+  auto manifest = fixtures::load_manifest(o.dir);
+  auto files = fixtures::read_files(manifest);
+  baseline::KnownCases known(baseline::load_known_cases(o.known));
+  auto snapshot = choose_snapshot(o, manifest);
+  auto probes = fixtures::plan(manifest, files, snapshot);
+
+  auto set = o.adapters.start();
+  std::vector<differential::ValidateRequest> validate;
+  std::vector<differential::DecodeRequest> decode;
+  std::vector<std::size_t> sent;  // probe index of each request
+  for (std::size_t p = 0; p < probes.size(); ++p) {
+    if (!probes[p].bytes) continue;
+    validate.push_back({probes[p].document, *probes[p].bytes});
+    decode.push_back({probes[p].root, *probes[p].bytes});
+    sent.push_back(p);
+  }
+  auto canonical = set->validate(validate);
+  auto structural = set->run(decode);
+  fixtures::Answers answers;
+  answers.implementations = set->names();
+  answers.skew = set->skew_table();
+  std::size_t n = answers.implementations.size();
+  answers.canonical.assign(probes.size(), std::vector<differential::ValidateResult>(n));
+  answers.structural.assign(probes.size(), std::vector<differential::ImplResult>(n));
+  for (std::size_t r = 0; r < sent.size(); ++r) {
+    answers.canonical[sent[r]] = canonical[r];
+    answers.structural[sent[r]] = structural[r].results;
+  }
+  auto result = fixtures::judge(manifest, files, snapshot, probes, answers, known);
+
+  const auto& names = answers.implementations;
+  std::size_t messages = 0;
+  for (const auto& f : files) messages += f.messages.size();
+  std::cout << "fixtures " << manifest.manifest_path.string() << ": " << manifest.cases.size() << " cases ("
+            << messages << " messages) x " << names.size() << " implementations\n"
+            << "schema snapshot: " << snapshot.ir->source_path << " (" << snapshot.origin << ")\n";
+  auto identities = set->identities();
+  for (const auto& id : identities) {
+    if (!id.has_layer(differential::kCanonicalLayer))
+      std::cout << id.name
+                << ": no canonical layer: left out of the canonical checks (its cells say unsup)\n";
+  }
+  ResultTable table(names);
+  std::vector<std::string> reasons;
+  std::vector<std::map<std::string, std::size_t>> counts(n);
+  std::vector<std::map<std::string, std::size_t>> skews(n);  // detail -> checks
+  std::size_t contextual = 0;
+  for (const auto& cr : result.cases) {
+    const auto& c = manifest.cases[cr.case_index];
+    if (c.contextual_expected_valid) ++contextual;
+    std::vector<std::string> cells;
+    bool any_fail = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto& cell = cr.cells[i];
+      std::string label = cell.label();
+      cells.push_back(label);
+      ++counts[i][label];
+      any_fail = any_fail || cell.failing();
+      for (const auto& ch : cell.checks) {
+        if (ch.state == fixtures::CheckState::kSkew) ++skews[i][ch.detail];
+      }
+      if (label == "STALE") {
+        reasons.push_back(c.id + " [" + names[i] + "]: passes, but the known-failure list says it fails (" +
+                          cell.known->entries + "); remove it there");
+      } else if (label == "FAIL" || (label == "known" && o.verbose)) {
+        for (const auto& ch : cell.checks) {
+          if (ch.state != fixtures::CheckState::kFail) continue;
+          reasons.push_back(c.id + " [" + names[i] + "]: " + (label == "known" ? "known: " : "") +
+                            fixtures::check_name(ch.kind) +
+                            (ch.document.empty() ? "" : " (" + ch.document + ")") + ": " + ch.detail +
+                            (label == "known" ? " (" + cell.known->entries + ")" : ""));
+        }
+      }
+    }
+    table.add_row(report::display_line(c.id), std::move(cells), any_fail ? "FAIL" : "ok");
+  }
+  reasons.insert(reasons.end(), result.stale_patterns.begin(), result.stale_patterns.end());
+  for (const auto& u : result.unknown_ids)
+    std::cerr << "WARNING: " << u << ", which " << manifest.manifest_path.string() << " does not have\n";
+  table.print(std::cout);
+  // Case ids, paths and SDK messages come from the folder and the adapters: shown, never interpreted.
+  for (const auto& r : reasons) std::cout << "  " << report::display_line(r) << "\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const auto& [detail, k] : skews[i])
+      std::cout << "skew: " << names[i] << ": not compared in " << k << (k == 1 ? " check" : " checks")
+                << " (" << detail << ")\n";
+  }
+  std::size_t total_pass = 0, total_fail = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto& m = counts[i];
+    std::cout << names[i] << ": " << m["pass"] << " passed, " << m["FAIL"] << " failed";
+    if (m["known"]) std::cout << ", " << m["known"] << " known";
+    if (m["STALE"]) std::cout << ", " << m["STALE"] << " stale";
+    if (m["skew"]) std::cout << ", " << m["skew"] << " skew";
+    if (m["unsup"]) std::cout << ", " << m["unsup"] << " unsupported";
+    std::cout << "\n";
+    total_pass += m["pass"];
+    total_fail += m["FAIL"] + m["STALE"];
+  }
+  if (contextual)
+    std::cout << contextual
+              << " cases carry contextualExpectedValid (layer 3, contextual admission): not checked by "
+                 "fixtures run\n";
+  std::cout << "fixtures: " << total_pass << " passed, " << total_fail << " failed";
+  if (!result.stale_patterns.empty())
+    std::cout << ", " << result.stale_patterns.size() << " stale known-failure patterns";
+  std::cout << "\n";
+  if (!o.json_out.empty()) {
+    json::Value doc = fixtures::result_to_json(manifest, snapshot, answers, result);
+    if (auto bad = json::shipped_schema("fixtures-result.schema.json").validate(doc))
+      throw Fatal("internal: the result for " + o.json_out +
+                  " does not fit schemas/fixtures-result.schema.json at " + bad->pointer + ": " +
+                  bad->message);
+    run::write_json_file(o.json_out, doc, 2);
+  }
+  return result.exit_code();
+}
+
+const Registration kFixtures{CommandSpec{
+    "fixtures",
+    "Upstream fixture folders (manifest.json): 'fixtures run DIR' checks every implementation at both layers",
+    "  crosscheck fixtures run path/to/agent-hooks-protocol/fixtures/draft\n"
+    "  crosscheck fixtures run --adapters cpp,python,rust --json fixtures.json tests/data/fixtures/upstream-layout/fixtures/draft\n"
+    "  crosscheck fixtures run --baseline tests/data/baseline/known.json path/to/fixtures/draft\n"
+    "Exit status: 0 every case as expected (or known), 1 a case fails or a known-failure entry is stale,\n"
+    "2 usage or input (manifest missing or malformed, a file missing or with another sha256), 3 adapter.\n",
+    [](CLI::App& sub) {
+      sub.require_subcommand(1);
+      CLI::App* runner = sub.add_subcommand(
+          "run", "Run a fixtures folder through the implementations; exit 1 if any case fails");
+      auto o = std::make_shared<FixturesOptions>();
+      o->adapters.add_to(*runner);
+      runner->add_option("--baseline,--known", o->known,
+                         "Known failures: a baseline's entries with 'cases' naming fixture case ids "
+                         "(docs/baseline.md); an entry for a passing case fails the run");
+      runner->add_option("--json", o->json_out,
+                         "Also write the result as JSON (schemas/fixtures-result.schema.json)");
+      runner->add_option("--snapshot", o->snapshot,
+                         "The schema source the fixtures were written for (default: the checkout's "
+                         "schema folder the cases name, else --schema)");
+      runner->add_flag("--verbose", o->verbose, "Also list why known cells fail");
+      runner->add_option("dir", o->dir, "Fixtures folder holding manifest.json")->required();
+      return [o]() { return fixtures_run(*o); };
+    }}};
+
+}  // namespace
+}  // namespace crosscheck::cli
