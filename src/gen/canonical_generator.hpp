@@ -55,9 +55,9 @@ class CanonicalGenerator {
 
   /// A canonically valid instance of `document` (e.g. "intercept-request"), deterministic for
   /// `seed`; nullopt when no document has that name. Each draw is checked with the validator; when
-  /// every draw fails, the last is returned and `report->valid` is false. Implementation-defined
-  /// constructs (leap seconds, lower-case date-times, lone surrogates, astral text under patterns,
-  /// big numbers) are never drawn: those are the mutation families' edges. Thread-safe.
+  /// every draw fails, the last value drawn (null when none was) is returned and `report->valid` is false.
+  /// Implementation-defined constructs (leap seconds, lower-case date-times, lone surrogates, astral text
+  /// under patterns, big numbers) are never drawn: those are the mutation families' edges. Thread-safe.
   std::optional<json::Value> valid(std::string_view document, std::uint64_t seed,
                                    CanonicalReport* report = nullptr) const;
 

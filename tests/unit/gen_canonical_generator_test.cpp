@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "canonical/canonical_validator.hpp"
+#include "decoder/decoder.hpp"
 #include "gen/canonical_generator.hpp"
 #include "gen/pattern_text.hpp"
 #include "gen_test_support.hpp"
@@ -120,6 +121,30 @@ TEST(CanonicalGenerator, ForcedIfChoiceTakesThatSide) {
     ++checked;
   }
   EXPECT_GE(checked, 3u);
+}
+
+TEST(CanonicalGenerator, CanonicallyValidInstancesAreStructurallyAccepted) {
+  // The cross-layer invariant on the reference itself: what its canonical validator calls valid,
+  // its structural decoder accepts (for every document that is a root of the IR).
+  ASSERT_NE(testing::real_schema().ir, nullptr) << testing::real_schema().error;
+  const schema::Ir& ir = *testing::real_schema().ir;
+  const CanonicalGenerator generator(real_validator());
+  const decoder::Decoder decoder(ir);
+  std::size_t roots = 0;
+  for (const schema::Root& root : ir.roots) {
+    const std::string document = canonical::document_name(root.document);
+    if (!real_validator().knows(document)) continue;
+    ++roots;
+    for (std::uint64_t seed = 0; seed < 30; ++seed) {
+      const json::Value v = *generator.valid(document, seed);
+      const decoder::DecodeResult r = decoder.check(root, v);
+      std::string diagnostics;
+      for (const auto& d : r.diagnostics) diagnostics += " " + d.path + " " + d.code;
+      EXPECT_TRUE(r.accepted) << root.snake_name << " seed " << seed << ":" << diagnostics << "\n"
+                              << json::write(v).substr(0, 400);
+    }
+  }
+  EXPECT_GE(roots, 20u);
 }
 
 TEST(PatternText, DrawsMatchEveryPatternOfTheRealSchema) {
