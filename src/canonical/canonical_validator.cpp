@@ -51,6 +51,12 @@ std::optional<json::Validation> CanonicalValidator::validate_value(std::string_v
   return set_.validate(index_[static_cast<std::size_t>(it - names_.begin())], instance);
 }
 
+const json::SchemaNode* CanonicalValidator::root(std::string_view document) const {
+  auto it = std::lower_bound(names_.begin(), names_.end(), document);
+  if (it == names_.end() || *it != document) return nullptr;
+  return &set_.root(index_[static_cast<std::size_t>(it - names_.begin())]);
+}
+
 std::optional<json::Validation> CanonicalValidator::validate(std::string_view document,
                                                              std::string_view input) const {
   if (!knows(document)) return std::nullopt;

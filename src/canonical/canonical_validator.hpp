@@ -41,6 +41,9 @@ class CanonicalValidator {
   /// The same on an already parsed instance.
   std::optional<json::Validation> validate_value(std::string_view document,
                                                  const json::Value& instance) const;
+  /// The compiled root of `document` (json/schema_node.hpp), or nullptr when no document has that
+  /// name: the canonical generator (gen/canonical_generator.hpp) reads its constraints from it.
+  const json::SchemaNode* root(std::string_view document) const;
 
  private:
   CanonicalValidator(json::SchemaSet set, std::vector<std::string> names, std::vector<std::size_t> index)

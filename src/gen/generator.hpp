@@ -51,13 +51,18 @@ class ValueGenerator {
 
 /// One family of adversarial change each, aimed at one edge of the contract (the list and what each
 /// family does: mutation_families.def).
+/// The structural families first, then the layer-2 (canonical) ones (canonical_generator.hpp).
 enum class Mutation {
 #define CROSSCHECK_MUTATION_FAMILY(enumerator, name, function) enumerator,
+#define CROSSCHECK_CANONICAL_MUTATION_FAMILY(enumerator, name, function) enumerator,
 #include "gen/mutation_families.def"
+#undef CROSSCHECK_CANONICAL_MUTATION_FAMILY
 #undef CROSSCHECK_MUTATION_FAMILY
 };
-const char* mutation_name(Mutation m);  ///< "unknown-member", ...
-std::vector<Mutation> all_mutations();  ///< in the order of mutation_families.def
+const char* mutation_name(Mutation m);  ///< "unknown-member", "date-time-edge", ...
+/// The structural families, in the order of mutation_families.def (canonical_mutations() has the
+/// layer-2 ones).
+std::vector<Mutation> all_mutations();
 
 struct Mutant {
   std::string bytes;  ///< the payload to send
@@ -69,10 +74,11 @@ struct Mutant {
 class Mutator {
  public:
   explicit Mutator(const schema::Ir& ir);
-  /// Applies one mutation family to `value` (an instance of `root`); nullopt when the value has no
-  /// place for it (e.g. no open enum anywhere). Deterministic for `seed`. Families whose claim is a
-  /// decoder verdict (unknown_enum, missing_required, ...) try targets until the verdict shows at
-  /// the mutant's path, else return the first that half-works (docs/generators.md).
+  /// Applies one structural mutation family to `value` (an instance of `root`); nullopt when the
+  /// value has no place for it (e.g. no open enum anywhere), or for a canonical family. Deterministic for
+  /// `seed`. Families whose claim is a decoder verdict (unknown_enum, missing_required, ...) try targets
+  /// until the verdict shows at the mutant's path, else return the first that half-works
+  /// (docs/generators.md).
   std::optional<Mutant> apply(const schema::Root& root, const json::Value& value, Mutation mutation,
                               std::uint64_t seed) const;
   /// Some applicable mutation, chosen by `seed`.

@@ -26,6 +26,15 @@ constexpr FamilyInfo kFamilies[] = {
 #undef CROSSCHECK_MUTATION_FAMILY
 };
 
+// Every family's name, the canonical ones too, indexed by the enum value.
+constexpr const char* kNames[] = {
+#define CROSSCHECK_MUTATION_FAMILY(enumerator, name, function) name,
+#define CROSSCHECK_CANONICAL_MUTATION_FAMILY(enumerator, name, function) name,
+#include "gen/mutation_families.def"
+#undef CROSSCHECK_CANONICAL_MUTATION_FAMILY
+#undef CROSSCHECK_MUTATION_FAMILY
+};
+
 const FamilyInfo* family(Mutation m) {
   const auto i = static_cast<std::size_t>(m);
   return i < std::size(kFamilies) ? &kFamilies[i] : nullptr;
@@ -34,8 +43,8 @@ const FamilyInfo* family(Mutation m) {
 }  // namespace
 
 const char* mutation_name(Mutation m) {
-  const FamilyInfo* f = family(m);
-  return f ? f->name : "unknown";
+  const auto i = static_cast<std::size_t>(m);
+  return i < std::size(kNames) ? kNames[i] : "unknown";
 }
 
 std::vector<Mutation> all_mutations() {

@@ -299,6 +299,8 @@ Validation SchemaSet::validate(std::size_t document, const Value& instance) cons
   return out;
 }
 
+const SchemaNode& SchemaSet::root(std::size_t document) const { return *impl_->roots[document]; }
+
 std::optional<SchemaError> SchemaSet::first_error(std::size_t document, const Value& instance) const {
   Evaluation ev;
   ev.first_only = true;

@@ -1,4 +1,5 @@
-// schema_node.hpp: a JSON Schema node compiled for evaluation (internal to src/json/schema_*).
+// schema_node.hpp: a JSON Schema node compiled for evaluation (src/json/schema_*), also read by the
+// canonical generator (src/gen/canonical_*), which builds instances from the same compiled nodes.
 //
 // Loading (schema_compile.cpp) checks every keyword once and resolves every $ref to the node it
 // names, so evaluation (schema_check.cpp) never looks a keyword up by name nor a reference by path.

@@ -91,6 +91,9 @@ class SchemaSet {
   Validation validate(std::size_t document, const Value& instance) const;
   /// The first error only (evaluation stops there), or nullopt when valid.
   std::optional<SchemaError> first_error(std::size_t document, const Value& instance) const;
+  /// Document `document`'s compiled root (schema_node.hpp): what the canonical generator builds
+  /// instances from, so that generation and validation read the schema through one compilation.
+  const SchemaNode& root(std::size_t document) const;
 
   struct Impl;  ///< the documents and their compiled nodes (schema_compile.cpp)
 
