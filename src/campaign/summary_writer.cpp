@@ -51,6 +51,22 @@ json::Value string_array(const std::vector<std::string>& list) {
   return a;
 }
 
+/// Layer 2: who was left out of the comparison and why (never silently): the implementations whose
+/// hello lacks the layer, and those that answered unsupported on some inputs.
+std::map<std::string, std::string> canonical_left_out(const RunSummary& s) {
+  std::map<std::string, std::string> out;
+  if (!s.options.layers.canonical) return out;
+  const auto without = s.impls.without_canonical_layer();
+  for (const auto& [impl, n] : s.counts.canonical_unsupported) {
+    out[impl] = without.count(impl) ? without.at(impl)
+                                    : "unsupported on " + std::to_string(n) + " of " +
+                                          std::to_string(s.counts.validated_inputs) +
+                                          " inputs: documents it does not validate";
+  }
+  for (const auto& [impl, why] : without) out[impl] = why;
+  return out;
+}
+
 }  // namespace
 
 void print_summary(std::ostream& log, const RunSummary& s) {
@@ -61,6 +77,7 @@ void print_summary(std::ostream& log, const RunSummary& s) {
     for (const auto& [k, n] : m) log << "  " << std::left << std::setw(28) << k << n << "\n";
   };
   log << "\nsummary of " << s.options.out << "\n";
+  table("divergences per layer", s.counts.by_layer);
   table("divergences per class", s.counts.by_class);
   table("divergences per root", s.counts.by_root);
   table("divergences per implementation", s.counts.by_implementation);
@@ -71,6 +88,8 @@ void print_summary(std::ostream& log, const RunSummary& s) {
       << " in " << s.findings_dir << "\n"
       << "schema coverage " << s.coverage.describe()
       << " (unreached nodes: " << (fs::path(s.options.out) / "coverage.json").string() << ")\n";
+  for (const auto& [impl, why] : canonical_left_out(s))
+    log << "left out of the canonical layer: " << impl << " (" << why << ")\n";
   auto skewed = s.impls.skewed_roots();
   if (!skewed.empty()) {
     log << "skewed roots (not compared):";
@@ -89,6 +108,12 @@ void write_summary(const RunSummary& s) {
   sum.add("byClass", count_object(s.counts.by_class));
   sum.add("byRoot", count_object(s.counts.by_root));
   sum.add("byImplementation", count_object(s.counts.by_implementation));
+  sum.add("byLayer", count_object(s.counts.by_layer));
+  if (s.options.layers.canonical) {
+    json::Value left_out = json::Value::object();
+    for (const auto& [impl, why] : canonical_left_out(s)) left_out.add(impl, json::Value::string(why));
+    sum.add("canonicalLeftOut", std::move(left_out));
+  }
   sum.add("coveragePercent", json::Value::number(std::to_string(s.totals.coverage_percent)));
   // Who ran, on which schema, and how it ended: the fields the reports show.
   sum.add("format", json::Value::string("crosscheck-summary/1"));
