@@ -2,7 +2,7 @@
 # canonical_fuzz.sh BUILD_DIR: `crosscheck fuzz` at both layers, end to end with the real binary.
 #  1. a validator that only runs the structural parse (a layer-2 fault planted in front of the
 #     reference) is found in a 10 s run: a canonical-acceptance finding with both layers' results;
-#  2. the finding replays at both layers, in the same bucket;
+#  2. the finding replays at both layers, in the same bucket, and reduces in it;
 #  3. an equivalent validator (same verdicts, errors in another order, other messages) gives no
 #     layer-2 finding;
 #  4. --layers structural runs layer 1 alone; an unknown layer name exits 2 listing the known ones;
@@ -53,6 +53,21 @@ witness=$(cat "$OUT/fault/witness" 2>/dev/null)
 rc=$?
 check "the layer-2 finding replays in its bucket (exit $rc)" \
   "[ $rc = 1 ] && grep -q '^REPRODUCES' '$OUT/replay.log' && grep -q 'same bucket [0-9a-f]* canonical canonical-acceptance' '$OUT/replay.log'"
+
+# Reduction keeps the layer and the bucket.
+bucket=$(python3 -c "import json,sys; print([d['bucket'] for d in json.load(open(sys.argv[1]))['divergences'] if d['layer'] == 'canonical' and not d['implementationDefined']][0])" "$witness" 2>/dev/null)
+"$CC" reduce --adapters cpp --adapter "faulty=$FAULTY" --budget 300 --bucket "$bucket" "$witness" >"$OUT/reduce.log" 2>&1
+rc=$?
+check "crosscheck reduce keeps a layer-2 finding's layer and bucket (exit $rc)" "python3 - '$witness' <<'PY'
+import json, os, sys
+original = json.load(open(sys.argv[1]))
+minimized = json.load(open(sys.argv[1][:-len('.json')] + '.min.json'))
+want = [d for d in original['divergences'] if d['layer'] == 'canonical' and not d['implementationDefined']][0]
+kept = [d for d in minimized['divergences'] if d['bucket'] == want['bucket']]
+assert kept and kept[0]['layer'] == 'canonical' and kept[0]['class'] == want['class'], minimized['divergences']
+assert minimized['validations'] and minimized['document'] == original['document'], minimized.get('document')
+assert len(minimized['input']['base64']) <= len(original['input']['base64'])
+PY"
 
 # 3. An equivalent validator: nothing at layer 2.
 "$CC" fuzz --time 10s --seed 3 --adapters cpp --adapter "equivalent=$EQUIVALENT" --reduce-budget 0 \
