@@ -45,6 +45,9 @@ int class_rank(DivergenceClass c);
 
 struct Divergence {
   DivergenceClass cls;
+  /// The comparison layer that found it: kStructuralLayer (compare()) or kCanonicalLayer
+  /// (compare_canonical(); layer-inconsistency is found there too, where both layers meet).
+  std::string layer = kStructuralLayer;
   std::vector<std::string> implementations;  ///< involved, sorted
   std::string detail;                        ///< one line a person can read
   bool implementation_defined = false;       ///< a trait of the input decides it (file comment)

@@ -59,13 +59,28 @@ inline const char* verdict_name(Verdict v) {
   return "error";
 }
 
+inline std::optional<Verdict> parse_verdict(std::string_view name) {
+  for (Verdict v : {Verdict::kValid, Verdict::kInvalid, Verdict::kUnsupported, Verdict::kError,
+                    Verdict::kCrash, Verdict::kTimeout, Verdict::kProtocol}) {
+    if (name == verdict_name(v)) return v;
+  }
+  return std::nullopt;
+}
+
 /// What one implementation's canonical validation said about one payload as one schema document.
 struct ValidateResult {
   std::string implementation;
   Verdict verdict = Verdict::kError;
   std::vector<std::string> error_paths;  ///< JSON Pointers the validator reported (invalid only)
-  std::optional<std::string> message;    ///< the SDK's text; error / crash / timeout / protocol detail
-  std::string stderr_tail;               ///< for crash, timeout, protocol: the adapter's last stderr
+  /// The reference only (adapters report paths alone): the failed keyword of each error path, in
+  /// the same order ("format", "maxLength", "oneOf", ...).
+  std::vector<std::string> error_keywords;
+  /// The reference only: the implementation-defined traits its validator met on the way
+  /// (docs/canonical.md, "Implementation-defined traits"), where another correct engine may answer
+  /// differently.
+  std::vector<std::string> implementation_defined;
+  std::optional<std::string> message;  ///< the SDK's text; error / crash / timeout / protocol detail
+  std::string stderr_tail;             ///< for crash, timeout, protocol: the adapter's last stderr
   double millis = 0;
   bool abandoned = false;  ///< never answered: the harness gave the request up (not compared)
 };

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <future>
 
+#include "canonical/canonical_validator.hpp"
+#include "differential/canonical_comparator.hpp"
 #include "differential/reference_validation.hpp"
 #include "differential/stop_signal.hpp"
 #include "schema/loader.hpp"
@@ -186,19 +188,34 @@ std::vector<std::vector<ValidateResult>> ImplementationSet::validate(
   return out;
 }
 
-std::vector<PayloadResults> ImplementationSet::run(const std::vector<DecodeRequest>& batch) {
+std::vector<PayloadResults> ImplementationSet::run(const std::vector<DecodeRequest>& batch,
+                                                   const Layers& layers) {
+  // The schema document of each payload's root, as the validators name it (one place: canonical's
+  // root_document); a root without a document is validated as "" and answered unsupported.
+  std::vector<ValidateRequest> to_validate;
+  if (layers.canonical) {
+    for (const auto& req : batch)
+      to_validate.push_back({canonical::root_document(*schemas_.front(), req.root), req.input});
+  }
   std::vector<std::vector<ImplResult>> per_member(members_.size());
-  std::vector<std::future<std::vector<ImplResult>>> pending(members_.size());
+  std::vector<std::vector<ValidateResult>> verdicts(members_.size());
+  // One caller at a time on a pool: its decode and its validate run one after the other, the pools
+  // in parallel.
+  std::vector<std::future<void>> pending(members_.size());
   for (std::size_t i = 0; i < members_.size(); ++i) {
     if (members_[i]->pool) {
       AdapterPool* pool = members_[i]->pool.get();
-      pending[i] = std::async(std::launch::async, [pool, &batch] { return pool->decode(batch); });
+      pending[i] = std::async(std::launch::async, [&, pool, i] {
+        if (layers.structural) per_member[i] = pool->decode(batch);
+        if (layers.canonical) verdicts[i] = pool->validate(to_validate);
+      });
     }
   }
   for (std::size_t i = 0; i < members_.size(); ++i) {
     Member& m = *members_[i];
     if (m.pool) continue;
-    for (const auto& req : batch) {
+    for (std::size_t k = 0; layers.structural && k < batch.size(); ++k) {
+      const auto& req = batch[k];
       ImplResult r;
       r.implementation = m.name;
       const schema::Root* root = m.ir->find_root(req.root);
@@ -216,12 +233,17 @@ std::vector<PayloadResults> ImplementationSet::run(const std::vector<DecodeReque
       r.encoded = d.encoded;
       per_member[i].push_back(std::move(r));
     }
+    for (const auto& req : to_validate) {
+      auto start = std::chrono::steady_clock::now();
+      ValidateResult r = validate_reference(*m.ir, req.document, req.input);
+      r.millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      verdicts[i].push_back(std::move(r));
+    }
   }
   for (std::size_t i = 0; i < members_.size(); ++i) {
-    if (members_[i]->pool) {
-      per_member[i] = pending[i].get();
-      for (auto& r : per_member[i]) r.implementation = members_[i]->name;
-    }
+    if (members_[i]->pool) pending[i].get();
+    for (auto& r : per_member[i]) r.implementation = members_[i]->name;
+    for (auto& r : verdicts[i]) r.implementation = members_[i]->name;
   }
   CompareOptions options;
   options.known_names = &known_names_;
@@ -234,18 +256,29 @@ std::vector<PayloadResults> ImplementationSet::run(const std::vector<DecodeReque
     p.root = batch[k].root;
     p.input = batch[k].input;
     std::map<std::string, std::vector<ImplResult>> groups;
+    std::map<std::string, std::vector<ValidateResult>> canonical_groups;
     for (std::size_t i = 0; i < members_.size(); ++i) {
-      ImplResult r = per_member[i].size() > k ? per_member[i][k] : ImplResult{};
-      if (r.implementation.empty()) r.implementation = members_[i]->name;
-      p.results.push_back(r);
-      std::string key = group_key(*members_[i], p.root);
-      if (key.empty() || r.outcome == Outcome::kUnsupported) continue;
-      groups[key].push_back(std::move(r));
+      const std::string key = group_key(*members_[i], p.root);
+      if (layers.structural) {
+        ImplResult r = per_member[i].size() > k ? per_member[i][k] : ImplResult{};
+        if (r.implementation.empty()) r.implementation = members_[i]->name;
+        p.results.push_back(r);
+        if (!key.empty() && r.outcome != Outcome::kUnsupported) groups[key].push_back(std::move(r));
+      }
+      if (layers.canonical) {
+        ValidateResult v = verdicts[i].size() > k ? verdicts[i][k] : ValidateResult{};
+        if (v.implementation.empty()) v.implementation = members_[i]->name;
+        p.validations.push_back(v);
+        if (!key.empty() && v.verdict != Verdict::kUnsupported) canonical_groups[key].push_back(std::move(v));
+      }
     }
+    if (layers.canonical) p.document = to_validate[k].document;
     // A request the pool abandoned (the run is stopping: Ctrl-C, kill; or the pool is shut down) was never
     // answered: comparing it would turn the interruption into an sdk-error finding.
     bool abandoned =
-        std::any_of(p.results.begin(), p.results.end(), [](const ImplResult& r) { return r.abandoned; });
+        std::any_of(p.results.begin(), p.results.end(), [](const ImplResult& r) { return r.abandoned; }) ||
+        std::any_of(p.validations.begin(), p.validations.end(),
+                    [](const ValidateResult& r) { return r.abandoned; });
     p.interrupted = abandoned;
     if (abandoned) continue;
     for (auto& [key, results] : groups) {
@@ -254,6 +287,18 @@ std::vector<PayloadResults> ImplementationSet::run(const std::vector<DecodeReque
       p.divergences.insert(p.divergences.end(), ds.begin(), ds.end());
       p.groups.push_back(std::move(results));
     }
+    for (auto& [key, validations] : canonical_groups) {
+      auto ds = compare_canonical(p.input, validations, p.results);
+      p.divergences.insert(p.divergences.end(), ds.begin(), ds.end());
+    }
+  }
+  return out;
+}
+
+std::map<std::string, std::string> ImplementationSet::without_canonical_layer() const {
+  std::map<std::string, std::string> out;
+  for (const auto& m : members_) {
+    if (!m->identity.has_layer(kCanonicalLayer)) out[m->name] = "its hello does not list the canonical layer";
   }
   return out;
 }

@@ -26,13 +26,26 @@ struct StartFailure {
   std::string message;
 };
 
+/// The comparison layers a run asks for (`crosscheck fuzz --layers`). Each implementation answers
+/// the layers its hello lists; the others answer unsupported and are left out of that comparison.
+struct Layers {
+  bool structural = true;
+  bool canonical = false;
+};
+
 /// Results of every implementation for one payload, split into schema groups.
 struct PayloadResults {
   std::string root;
   std::string input;
   std::vector<ImplResult> results;              ///< one per implementation, in implementation order
   std::vector<std::vector<ImplResult>> groups;  ///< the same results, by schema group
-  std::vector<Divergence> divergences;          ///< compare() of every group with >= 2 members
+  /// Layer 2, when asked for: the schema document of the root ("" when the root has none) and each
+  /// implementation's canonical verdict, in implementation order (empty when not asked for).
+  std::string document;
+  std::vector<ValidateResult> validations;
+  /// compare() of every group (layer 1) and compare_canonical() of every group (layer 2, with the
+  /// cross-layer check), each divergence saying its layer.
+  std::vector<Divergence> divergences;
   bool interrupted = false;  ///< the run stopped before every implementation answered: not compared
 };
 
@@ -48,8 +61,11 @@ class ImplementationSet {
   std::vector<std::string> names() const;
   std::vector<Identity> identities() const;
 
-  /// Decodes a batch on every implementation (adapters pipelined and in parallel) and compares.
-  std::vector<PayloadResults> run(const std::vector<DecodeRequest>& batch);
+  /// Decodes a batch on every implementation (adapters pipelined and in parallel) and compares; with
+  /// `layers.canonical`, also validates each payload canonically as its root's schema document on
+  /// every implementation and compares that layer and the two layers inside each implementation.
+  /// Without `layers.structural` nothing is decoded (results stay empty).
+  std::vector<PayloadResults> run(const std::vector<DecodeRequest>& batch, const Layers& layers = {});
 
   /// Layer 2: validates a batch canonically on every implementation (adapters pipelined and in
   /// parallel). One vector per payload, one result per implementation in names() order; an
@@ -60,6 +76,9 @@ class ImplementationSet {
   std::map<std::string, std::map<std::string, std::string>> skew_table() const;
   /// Roots whose implementations are not all in one group.
   std::vector<std::string> skewed_roots() const;
+
+  /// Implementations left out of the canonical layer, with why (their hello does not list it).
+  std::map<std::string, std::string> without_canonical_layer() const;
 
   /// Member names the schema declares (for bucketing paths).
   const std::set<std::string, std::less<>>& known_names() const { return known_names_; }

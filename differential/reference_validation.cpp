@@ -54,7 +54,11 @@ ValidateResult validate_reference(const schema::Ir& ir, std::string_view documen
     return r;
   }
   r.verdict = v->valid ? Verdict::kValid : Verdict::kInvalid;
-  for (const auto& e : v->errors) r.error_paths.push_back(e.path);
+  for (const auto& e : v->errors) {
+    r.error_paths.push_back(e.path);
+    r.error_keywords.push_back(e.keyword);
+  }
+  r.implementation_defined = v->implementation_defined;
   if (!v->valid && !v->errors.empty())
     r.message = v->errors.front().keyword + ": " + v->errors.front().message;
   return r;

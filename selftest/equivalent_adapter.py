@@ -8,7 +8,9 @@ A proxy in front of a real adapter (normally `crosscheck serve-adapter`, docs/se
   respelled with the same exact value (100 -> 1.00E2, 0.5 -> 5.0e-1), strings written with other
   escapes (non-ASCII as \\uXXXX, "/" as "\\/", some ASCII letters as \\u00XX);
 - diagnostics come in reverse order (the comparator reads them as multisets);
-- a rejected answer carries its own message text (messages are never compared).
+- a rejected answer carries its own message text (messages are never compared);
+- layer 2 (the validate op): the same verdict, its error paths in reverse order and with its own
+  message (engines report different errors for one verdict; only the verdict is compared).
 
     equivalent_adapter.py -- /path/to/crosscheck serve-adapter
 """
@@ -100,13 +102,21 @@ def transform(inner, root, data, answer):
     return answer
 
 
+def validate_transform(inner, document, data, answer):
+    errors = answer.get("errors") or []
+    answer["errors"] = list(reversed(errors))
+    if answer.get("outcome") == "invalid":
+        answer["message"] = "equivalent adapter: invalid with %d error(s)" % len(errors)
+    return answer
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     own, inner = proxy.split_argv(argv)
     if own or not inner:
         sys.stderr.write("usage: equivalent_adapter.py -- INNER ADAPTER COMMAND\n")
         return 2
-    return proxy.serve(transform, "equivalent", inner)
+    return proxy.serve(transform, "equivalent", inner, validate_transform=validate_transform)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,11 @@ their hand-minimal witnesses are listed in faults.json beside this file.
 
     faulty_adapter.py --fault unknown-enum-error -- /path/to/crosscheck serve-adapter
     faulty_adapter.py --list          # the faults table
+
+Layer 2 (canonical validation) has faults of its own, chosen with --canonical-fault (alone or with
+--fault); they alter the answers of the validate op only (CANONICAL_FAULTS below):
+
+    faulty_adapter.py --canonical-fault parse-only -- /path/to/crosscheck serve-adapter
 """
 
 import argparse
@@ -320,6 +325,38 @@ def schema_member_names(bundle_path):
     return names
 
 
+class CanonicalFaults:
+    """One method per layer-2 fault: (inner, document, data, answer) -> answer, `answer` being the
+    reference's validate answer {id, outcome, errors: [{path}], message}."""
+
+    def parse_only(self, inner, document, data, answer):
+        # The validator runs only the generated structural parse, as if the schema said nothing the
+        # codec does not: valid whenever the decoder accepts the payload as the document's root.
+        if answer.get("outcome") not in ("valid", "invalid") or not isinstance(document, str):
+            return answer
+        decoded = inner.decode(document.replace("-", "_"), data)
+        if decoded.get("outcome") == "accepted":
+            answer.update(outcome="valid", errors=[], message=None)
+        elif decoded.get("outcome") == "rejected":
+            answer.update(outcome="invalid", errors=[{"path": d["path"]} for d in errors(decoded)])
+        return answer
+
+    def format_ignored(self, inner, document, data, answer):
+        # The validator drops the format keyword. The reference reports every failed keyword, and a
+        # format inside anyOf/oneOf/not shows as that combinator's error, so where its one error is
+        # a failed format, the payload without that keyword is valid: exact, if only part of the fault.
+        message = answer.get("message") or ""
+        if answer.get("outcome") == "invalid" and len(answer.get("errors") or []) == 1 and message.startswith("format:"):
+            answer.update(outcome="valid", errors=[], message=None)
+        return answer
+
+
+CANONICAL_FAULTS = {
+    "parse-only": "the canonical validator only runs the structural parse (valid whenever the codec accepts)",
+    "format-ignored": "the canonical validator ignores the format keyword (date-time, uri)",
+}
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     own, inner = proxy.split_argv(argv)
@@ -330,18 +367,23 @@ def main(argv=None):
             names[alias] = f["name"]
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fault", choices=sorted(names))
+    parser.add_argument("--canonical-fault", choices=sorted(CANONICAL_FAULTS), help="a layer-2 fault of the validate op")
     parser.add_argument("--list", action="store_true", help="print the faults table (JSON) and exit")
     args = parser.parse_args(own)
     if args.list:
         json.dump(faults, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    if not args.fault or not inner:
-        parser.error("--fault NAME -- INNER ADAPTER COMMAND is required")
-    fault = names[args.fault]
+    if not (args.fault or args.canonical_fault) or not inner:
+        parser.error("--fault NAME or --canonical-fault NAME, then -- INNER ADAPTER COMMAND, is required")
     impl = Faults()
-    transform = getattr(impl, fault.replace("-", "_"))
-    return proxy.serve(transform, "faulty-" + fault, inner, on_hello=impl.on_hello)
+    fault = names[args.fault] if args.fault else None
+    transform = getattr(impl, fault.replace("-", "_")) if fault else (lambda inner, root, data, answer: answer)
+    validate_transform = None
+    if args.canonical_fault:
+        validate_transform = getattr(CanonicalFaults(), args.canonical_fault.replace("-", "_"))
+    name = "faulty-" + "+".join(n for n in (fault, args.canonical_fault) if n)
+    return proxy.serve(transform, name, inner, on_hello=impl.on_hello, validate_transform=validate_transform)
 
 
 if __name__ == "__main__":

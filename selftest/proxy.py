@@ -224,10 +224,12 @@ class Inner:
             self.process.kill()
 
 
-def serve(transform, name, inner_argv, on_hello=None):
+def serve(transform, name, inner_argv, on_hello=None, validate_transform=None):
     """The proxy loop. transform(inner, root, data, answer) -> answer, where answer is the inner
     adapter's decode answer with "encoded" as bytes (or None); it returns the answer to send (same
-    form) or None to send nothing (a hang or crash is the transform's own business)."""
+    form) or None to send nothing (a hang or crash is the transform's own business).
+    validate_transform(inner, document, data, answer) -> answer does the same for the validate op
+    (layer 2), whose answer is {id, outcome, errors, message}; None leaves those answers alone."""
     inner = Inner(inner_argv)
     stdin = sys.stdin.buffer
     stdout = sys.stdout.buffer
@@ -259,6 +261,15 @@ def serve(transform, name, inner_argv, on_hello=None):
                     continue
                 if isinstance(answer.get("encoded"), (bytes, bytearray)):
                     answer["encoded"] = b64(answer["encoded"])
+        elif op == "validate" and validate_transform and "outcome" in answer and isinstance(request.get("input"), str):
+            try:
+                data = base64.b64decode(request["input"], validate=True)
+            except ValueError:
+                data = None
+            if data is not None:
+                answer = validate_transform(inner, request.get("document"), data, answer)
+                if answer is None:
+                    continue
         stdout.write(json.dumps(answer, separators=(",", ":")).encode() + b"\n")
         stdout.flush()
     inner.close()

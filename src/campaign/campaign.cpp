@@ -18,6 +18,7 @@
 #include "campaign/summary_writer.hpp"
 #include "coverage/schema_coverage.hpp"
 #include "differential/adapter_pool.hpp"
+#include "differential/canonical_comparator.hpp"
 #include "util/result.hpp"
 #include "verdict/verdict.hpp"
 
@@ -74,7 +75,8 @@ class Campaign {
         coverage_(ir),
         corpus_((fs::path(o.out) / "corpus").string(), o.corpus_files_per_root),
         events_(o.out, log),
-        recorder_((fs::path(o.out) / "findings").string(), o.max_per_bucket, events_, o.on_finding) {}
+        recorder_((fs::path(o.out) / "findings").string(), o.max_per_bucket, o.layers, events_,
+                  o.on_finding) {}
 
   CampaignSummary run() {
     resumed_ = open_run_folder(ir_, o_);
@@ -90,7 +92,7 @@ class Campaign {
     events_.progress(progress_point());  // the curves start where this session starts
     // A Fatal on either thread (a write to a full disk) ends the run with that error; leaving this
     // scope by one stops the sender (~Sender).
-    Sender sender(impls_, o_.batch, o_.stop_when, position_.sent,
+    Sender sender(impls_, o_.batch, o_.layers, o_.stop_when, position_.sent,
                   [this](const Pending& p, const differential::PayloadResults& r) { on_results(p, r); });
     sender_ = &sender;
     std::uint64_t i = position_.iterations, steps = 0;
@@ -160,7 +162,10 @@ class Campaign {
   /// On the sender thread: an input whose tuple of outcomes is new joins the corpus (NEZHA); its
   /// divergences are counted and may give a finding file.
   void on_results(const Pending& p, const differential::PayloadResults& r) {
-    if (tuples_.insert(p.root + "#" + differential::outcome_tuple(r.results)).second)
+    if (tuples_
+            .insert(p.root + "#" + differential::outcome_tuple(r.results) + "#" +
+                    differential::verdict_tuple(r.validations))
+            .second)
       corpus_.keep(p.root, p.bytes);
     recorder_.record(p, r);
   }
@@ -190,6 +195,7 @@ class Campaign {
     f.generated = generated_;
     f.sent = sender_->sent();
     f.by_class = std::move(c.by_class);
+    f.by_layer = std::move(c.by_layer);
     f.buckets = c.buckets;
     f.coverage_percent = coverage_.percent();
     print_progress_line(log_, f, o_.live, final_line);

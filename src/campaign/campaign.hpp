@@ -5,7 +5,9 @@
 // input in process with a coverage probe; inputs that reach new schema coverage, or give the decoder
 // a new outcome signature, join the corpus and go to the adapters, and so does a sample of the rest.
 // Adapter calls happen on a sender thread in batches: the generation loop never waits for an SDK.
-// An input whose tuple of per-implementation outcomes is new also joins the corpus (NEZHA).
+// An input whose tuple of per-implementation outcomes is new also joins the corpus (NEZHA). With the
+// canonical layer, every input sent is also validated canonically as its root's schema document on
+// every implementation (layer 2), and its canonical verdicts count in that tuple too.
 //
 // Output folder: run.json (the configuration; a different one is refused), corpus/<root>/<hash>
 // (at most --corpus-limit files per root; later entries stay in the in-memory sample only),
@@ -53,8 +55,11 @@ struct CampaignOptions {
   std::vector<std::string> roots;       ///< empty: every root
   std::vector<std::string> seed_paths;  ///< extra seed files/folders (bytes; never fatal)
   std::size_t batch = 128;              ///< requests per adapter batch
-  std::size_t sample_every = 16;        ///< send 1 in N uninteresting inputs too
-  std::size_t max_per_bucket = 3;       ///< finding files kept per bucket
+  /// --layers: the comparison layers run on every input sent (each implementation answers those its
+  /// hello lists; the others are left out of that layer, and the summary says so).
+  differential::Layers layers;
+  std::size_t sample_every = 16;   ///< send 1 in N uninteresting inputs too
+  std::size_t max_per_bucket = 3;  ///< finding files kept per bucket
   /// Files kept in corpus/<root>/: most inputs of a long run show a decoder outcome not seen before
   /// (about 300 a second), and an unbounded folder grew by 200 MB in ten minutes. Later entries go
   /// to the in-memory sample only (a resumed run starts from the folder's).

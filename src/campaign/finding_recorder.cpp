@@ -11,12 +11,16 @@ namespace crosscheck::campaign {
 
 namespace fs = std::filesystem;
 
-FindingRecorder::FindingRecorder(std::string findings_dir, std::size_t max_per_bucket, RunEvents& events,
+FindingRecorder::FindingRecorder(std::string findings_dir, std::size_t max_per_bucket,
+                                 differential::Layers layers, RunEvents& events,
                                  std::function<void(const WrittenFinding&)> on_finding)
     : store_(std::move(findings_dir)),
       max_per_bucket_(max_per_bucket),
       events_(events),
-      on_finding_(std::move(on_finding)) {}
+      on_finding_(std::move(on_finding)) {
+  if (layers.structural) counts_.by_layer[differential::kStructuralLayer] = 0;
+  if (layers.canonical) counts_.by_layer[differential::kCanonicalLayer] = 0;
+}
 
 std::size_t FindingRecorder::load_folder() {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -41,6 +45,13 @@ void FindingRecorder::add_bucket_roots(const std::map<std::string, std::set<std:
 }
 
 void FindingRecorder::record(const Pending& p, const differential::PayloadResults& r) {
+  if (!r.validations.empty() && !r.interrupted) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++counts_.validated_inputs;
+    for (const auto& v : r.validations) {
+      if (v.verdict == differential::Verdict::kUnsupported) ++counts_.canonical_unsupported[v.implementation];
+    }
+  }
   if (r.divergences.empty()) return;
   bool all_defined = std::all_of(r.divergences.begin(), r.divergences.end(),
                                  [](const auto& d) { return d.implementation_defined; });
@@ -63,6 +74,7 @@ void FindingRecorder::record(const Pending& p, const differential::PayloadResult
                             [&](const auto& d) { return bucket_counts_.count(d.bucket) > 0; });
   for (const auto& d : r.divergences) {
     ++counts_.by_class[differential::class_name(d.cls)];
+    ++counts_.by_layer[d.layer];
     ++counts_.by_root[p.root];
     for (const auto& impl : d.implementations) ++counts_.by_implementation[impl];
     bucket_roots_[d.bucket].insert(p.root);

@@ -27,9 +27,10 @@ namespace crosscheck::campaign {
 
 class FindingRecorder {
  public:
-  /// Creates `findings_dir` if needed (Fatal when it cannot be created or written).
-  FindingRecorder(std::string findings_dir, std::size_t max_per_bucket, RunEvents& events,
-                  std::function<void(const WrittenFinding&)> on_finding);
+  /// Creates `findings_dir` if needed (Fatal when it cannot be created or written). `layers`: the
+  /// layers of the run, which by_layer lists from the start.
+  FindingRecorder(std::string findings_dir, std::size_t max_per_bucket, differential::Layers layers,
+                  RunEvents& events, std::function<void(const WrittenFinding&)> on_finding);
 
   /// Reads the finding files already in the folder (a resumed run); returns how many. A .min.json is
   /// the reducer's copy of a finding beside it: not another witness, so not read.
@@ -46,6 +47,12 @@ class FindingRecorder {
     std::uint64_t findings_written = 0;  ///< written by this session
     std::size_t buckets = 0;
     std::map<std::string, std::size_t> by_class, by_root, by_implementation;
+    /// Divergences per layer ("structural", "canonical"), whether or not any were found.
+    std::map<std::string, std::size_t> by_layer;
+    /// Layer 2: inputs validated, and per implementation the inputs it answered unsupported (no
+    /// canonical layer in its hello, or a document it does not validate): left out of that comparison.
+    std::uint64_t validated_inputs = 0;
+    std::map<std::string, std::size_t> canonical_unsupported;
   };
   Counts counts() const;
   /// Bucket -> the roots it was seen on.

@@ -19,6 +19,8 @@ run::Summary merge_summary(const std::vector<run::MergeSource>& sources, std::si
   out.by_class.clear();
   out.by_root.clear();
   out.by_implementation.clear();
+  out.by_layer.clear();
+  out.canonical_left_out.reset();
   out.interrupted = false;
   std::optional<double> longest;
   run::MergedRuns merged;
@@ -40,6 +42,12 @@ run::Summary merge_summary(const std::vector<run::MergeSource>& sources, std::si
     add(out.by_class, s.by_class);
     add(out.by_root, s.by_root);
     add(out.by_implementation, s.by_implementation);
+    add(out.by_layer, s.by_layer);
+    // Left out of the canonical layer in any shard: said once, with the first shard's reason.
+    if (s.canonical_left_out) {
+      if (!out.canonical_left_out) out.canonical_left_out.emplace();
+      for (const auto& [impl, why] : *s.canonical_left_out) out.canonical_left_out->emplace(impl, why);
+    }
     // The shards ran side by side: the merged run took as long as the longest one.
     longest = std::max(longest.value_or(0.0), s.elapsed);
     out.interrupted = out.interrupted || s.interrupted;

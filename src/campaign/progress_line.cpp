@@ -13,6 +13,12 @@ void print_progress_line(std::ostream& log, const ProgressFigures& p, bool live,
        << std::setprecision(0) << static_cast<double>(p.generated) / std::max(p.elapsed, 1e-3)
        << "/s in process), sent " << p.sent << " (" << static_cast<double>(p.sent) / std::max(p.elapsed, 1e-3)
        << "/s)";
+  // Per layer first ("structural 3, canonical 0"): a layer with none is still shown, so a run that
+  // has the canonical layer says so.
+  if (!p.by_layer.empty()) {
+    line << ", divergences by layer:";
+    for (const auto& [layer, n] : p.by_layer) line << " " << layer << "=" << n;
+  }
   line << ", divergences:";
   if (p.by_class.empty()) line << " none";
   for (const auto& [c, n] : p.by_class) line << " " << c << "=" << n;

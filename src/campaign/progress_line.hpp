@@ -1,6 +1,6 @@
 // progress_line.hpp: the progress line of a fuzz run on its log: inputs and adapter throughput,
-// divergences per class, buckets and schema coverage. On a terminal (--live) one line is redrawn in
-// place; otherwise a line is printed every few seconds, and the final one always ends the line.
+// divergences per layer and per class, buckets and schema coverage. On a terminal (--live) one line is
+// redrawn in place; otherwise a line is printed every few seconds, and the final one always ends the line.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,7 @@ struct ProgressFigures {
   double elapsed = 0;  ///< seconds of this session
   std::uint64_t generated = 0, sent = 0;
   std::map<std::string, std::size_t> by_class;
+  std::map<std::string, std::size_t> by_layer;  ///< the run's layers, each with its divergences
   std::size_t buckets = 0;
   double coverage_percent = 0;
 };

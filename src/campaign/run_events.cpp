@@ -85,6 +85,7 @@ void RunEvents::finding(const run::Finding& f, const differential::Divergence* f
   e.add("file", json::Value::string("findings/" + run::finding_file_name(f)));
   e.add("bucket", json::Value::string(d.bucket));
   e.add("class", json::Value::string(differential::class_name(d.cls)));
+  e.add("layer", json::Value::string(d.layer));
   e.add("root", json::Value::string(f.root));
   std::set<std::string> involved;
   bool defined = true;

@@ -8,10 +8,11 @@
 
 namespace crosscheck::campaign {
 
-Sender::Sender(differential::ImplementationSet& impls, std::size_t batch, std::function<bool()> stop_when,
-               std::uint64_t sent_before, Handler handler)
+Sender::Sender(differential::ImplementationSet& impls, std::size_t batch, differential::Layers layers,
+               std::function<bool()> stop_when, std::uint64_t sent_before, Handler handler)
     : impls_(impls),
       batch_(batch),
+      layers_(layers),
       stop_when_(std::move(stop_when)),
       handler_(std::move(handler)),
       sent_(sent_before) {
@@ -84,7 +85,7 @@ void Sender::loop() {
     if (stopped()) return;
     std::vector<differential::DecodeRequest> requests;
     for (const auto& p : batch) requests.push_back({p.root, p.bytes});
-    auto results = impls_.run(requests);
+    auto results = impls_.run(requests, layers_);
     sent_ += batch.size();
     for (std::size_t k = 0; k < results.size(); ++k) handler_(batch[k], results[k]);
   }

@@ -38,8 +38,9 @@ class Sender {
   /// `batch`: requests per adapter batch (the queue holds 8 batches). `stop_when` (may be empty) is
   /// polled before each batch, like Ctrl-C: true stops sending (the batch in flight completes).
   /// `sent_before`: inputs sent by earlier sessions of the run.
-  Sender(differential::ImplementationSet& impls, std::size_t batch, std::function<bool()> stop_when,
-         std::uint64_t sent_before, Handler handler);
+  /// `layers`: what each batch is run through (ImplementationSet::run).
+  Sender(differential::ImplementationSet& impls, std::size_t batch, differential::Layers layers,
+         std::function<bool()> stop_when, std::uint64_t sent_before, Handler handler);
   /// Stops the thread without sending what is queued, if finish() was not called.
   ~Sender();
   Sender(const Sender&) = delete;
@@ -63,6 +64,7 @@ class Sender {
 
   differential::ImplementationSet& impls_;
   std::size_t batch_;
+  differential::Layers layers_;
   std::function<bool()> stop_when_;
   Handler handler_;
   std::atomic<std::uint64_t> sent_, dropped_{0};

@@ -39,6 +39,22 @@ std::vector<run::ImplementationRecord> implementation_records(const differential
   return out;
 }
 
+/// Layer 2: who was left out of the comparison and why (never silently): the implementations whose
+/// hello lacks the layer, and those that answered unsupported on some inputs.
+std::map<std::string, std::string> canonical_left_out(const RunSummary& s) {
+  std::map<std::string, std::string> out;
+  if (!s.options.layers.canonical) return out;
+  const auto without = s.impls.without_canonical_layer();
+  for (const auto& [impl, n] : s.counts.canonical_unsupported) {
+    out[impl] = without.count(impl) ? without.at(impl)
+                                    : "unsupported on " + std::to_string(n) + " of " +
+                                          std::to_string(s.counts.validated_inputs) +
+                                          " inputs: documents it does not validate";
+  }
+  for (const auto& [impl, why] : without) out[impl] = why;
+  return out;
+}
+
 }  // namespace
 
 void print_summary(std::ostream& log, const RunSummary& s) {
@@ -49,6 +65,7 @@ void print_summary(std::ostream& log, const RunSummary& s) {
     for (const auto& [k, n] : m) log << "  " << std::left << std::setw(28) << k << n << "\n";
   };
   log << "\nsummary of " << s.options.out << "\n";
+  table("divergences per layer", s.counts.by_layer);
   table("divergences per class", s.counts.by_class);
   table("divergences per root", s.counts.by_root);
   table("divergences per implementation", s.counts.by_implementation);
@@ -59,6 +76,8 @@ void print_summary(std::ostream& log, const RunSummary& s) {
       << " in " << s.findings_dir << "\n"
       << "schema coverage " << s.coverage.describe()
       << " (unreached nodes: " << (fs::path(s.options.out) / run::kCoverageFile).string() << ")\n";
+  for (const auto& [impl, why] : canonical_left_out(s))
+    log << "left out of the canonical layer: " << impl << " (" << why << ")\n";
   auto skewed = s.impls.skewed_roots();
   if (!skewed.empty()) {
     log << "skewed roots (not compared):";
@@ -77,6 +96,8 @@ void write_summary(const RunSummary& s) {
   sum.by_class = counts_of(s.counts.by_class);
   sum.by_root = counts_of(s.counts.by_root);
   sum.by_implementation = counts_of(s.counts.by_implementation);
+  sum.by_layer = counts_of(s.counts.by_layer);
+  if (s.options.layers.canonical) sum.canonical_left_out = canonical_left_out(s);
   sum.seed = std::to_string(s.options.seed);
   sum.elapsed = s.elapsed;
   sum.findings = s.counts.findings_total;

@@ -8,6 +8,12 @@
 
 namespace crosscheck::canonical {
 
+std::string root_document(const schema::Ir& ir, std::string_view root) {
+  const schema::Root* r = ir.find_root(root);
+  if (!r || !r->pointer.empty()) return "";
+  return document_name(r->document);
+}
+
 std::string document_name(std::string_view path) {
   std::string_view file = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
   for (std::string_view suffix : {std::string_view(".schema.json"), std::string_view(".json")}) {

@@ -24,6 +24,12 @@ namespace crosscheck::canonical {
 /// "schema".
 std::string document_name(std::string_view path);
 
+/// The schema document a structural root is validated canonically as: the document name of the
+/// root's schema file ("intercept_request" -> "intercept-request"), or "" when `ir` has no such root
+/// or the root is a part of a document (a $defs entry), which no validator names. The one mapping
+/// from roots to documents.
+std::string root_document(const schema::Ir& ir, std::string_view root);
+
 class CanonicalValidator {
  public:
   /// The documents of a loaded schema source. Error: the first refused keyword or reference.

@@ -37,7 +37,8 @@ struct FuzzOptions {
   std::size_t batch = 128;
   std::size_t corpus_files_per_root = 4096;
   bool strict = false;
-  std::string shard;  ///< "I/N"
+  std::string shard;   ///< "I/N"
+  std::string layers;  ///< --layers "structural,canonical"; empty: every layer an implementation lists
   bool deterministic = false;
   std::string baseline;  ///< --baseline: only buckets it does not know fail the run
   /// Adapter calls for reducing the run's findings at the end, in total (0: off). Unset: up to
@@ -97,6 +98,43 @@ std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text) {
       "': expected I/N, shard I of N with 0 <= I < N (e.g. --shard 0/4, 1/4, 2/4 and 3/4 on four machines)");
 }
 
+/// --layers: a comma-separated list of layer names; Fatal (exit 2) naming the known ones otherwise.
+differential::Layers parse_layers(const std::string& text) {
+  const std::string known =
+      std::string(differential::kStructuralLayer) + ", " + differential::kCanonicalLayer;
+  differential::Layers layers;
+  layers.structural = false;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string name = text.substr(start, comma - start);
+    if (name == differential::kStructuralLayer) {
+      layers.structural = true;
+    } else if (name == differential::kCanonicalLayer) {
+      layers.canonical = true;
+    } else {
+      throw Fatal("--layers '" + text + "': unknown layer '" + name + "' (known: " + known + ")");
+    }
+    start = comma + 1;
+  }
+  return layers;
+}
+
+/// Unset --layers: every layer some implementation of the run lists in its hello.
+differential::Layers layers_of(const differential::ImplementationSet& set) {
+  differential::Layers layers;
+  for (const auto& id : set.identities())
+    layers.canonical = layers.canonical || id.has_layer(differential::kCanonicalLayer);
+  return layers;
+}
+
+std::string describe_layers(const differential::Layers& layers) {
+  std::string out = layers.structural ? differential::kStructuralLayer : "";
+  if (layers.canonical) out += (out.empty() ? "" : ",") + std::string(differential::kCanonicalLayer);
+  return out;
+}
+
 int fuzz(const FuzzOptions& o) {
   campaign::CampaignOptions c;
   if (!o.shard.empty()) std::tie(c.shard_index, c.shard_count) = parse_shard(o.shard);
@@ -114,16 +152,19 @@ int fuzz(const FuzzOptions& o) {
   c.live = ::isatty(2);
   std::optional<baseline::Baseline> known;
   if (!o.baseline.empty()) known = baseline::load_baseline(o.baseline);  // a bad file: exit 2 before fuzzing
+  std::optional<differential::Layers> chosen;
+  if (!o.layers.empty()) chosen = parse_layers(o.layers);  // a bad name: exit 2 before anything starts
   auto ir = load_ir_or_fail(o.adapters.schema);
   differential::install_stop_handlers();
   auto set = o.adapters.start();
+  c.layers = chosen ? *chosen : layers_of(*set);
   for (const auto& n : set->names())
     c.adapters_fingerprint += (c.adapters_fingerprint.empty() ? "" : ",") + n;
   std::cerr << "fuzzing "
             << (c.roots.empty() ? std::string("every root") : std::to_string(c.roots.size()) + " roots")
             << " on " << c.adapters_fingerprint << " (seed " << c.seed << ", "
             << (c.shard_count > 1 ? "shard " + o.shard + ", " : std::string())
-            << (c.deterministic ? "deterministic, " : "")
+            << (c.deterministic ? "deterministic, " : "") << "layers " << describe_layers(c.layers) << ", "
             << (c.seconds ? std::to_string(static_cast<long long>(*c.seconds)) + " s"
                           : std::to_string(*c.runs) + " inputs")
             << ") -> " << c.out << "\n";
@@ -163,6 +204,10 @@ const Registration kFuzz{CommandSpec{
       sub.add_option("--seeds", o->seeds, "Extra seed files or folders (any bytes)");
       sub.add_option("--batch", o->batch, "Requests per adapter batch")->check(CLI::Range(1, 100000));
       sub.add_flag("--strict", o->strict, "Fail on implementation-defined divergences too");
+      sub.add_option("--layers", o->layers,
+                     "Comparison layers, comma-separated: structural (decoding), canonical (JSON Schema "
+                     "validation); default: every layer an implementation lists. Implementations without "
+                     "a layer are left out of it, and the summary says so");
       sub.add_option("--corpus-limit", o->corpus_files_per_root,
                      "Files kept in corpus/<root>/ (later inputs stay in memory only)")
           ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}))

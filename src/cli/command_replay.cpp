@@ -17,7 +17,8 @@ int replay(const AdapterOptions& adapters, const std::string& path) {
   if (!loaded.ok()) throw Fatal(loaded.error());
   const run::Finding& f = loaded.value();
   auto set = adapters.start();
-  auto results = set->run({{f.root, f.input}});
+  // A layer-2 finding is re-run at both layers (its bucket may be a layer-inconsistency).
+  auto results = set->run({{f.root, f.input}}, run::finding_layers(f));
   const auto& now = results.front();
   std::set<std::string> before, after;
   for (const auto& d : f.divergences) before.insert(d.bucket);
@@ -26,8 +27,8 @@ int replay(const AdapterOptions& adapters, const std::string& path) {
   table.add_row(path, now);
   table.print(std::cout);
   for (const auto& d : now.divergences) {
-    std::cout << (before.count(d.bucket) ? "  same bucket " : "  NEW bucket  ") << d.bucket << " "
-              << differential::class_name(d.cls) << ": " << d.detail << "\n";
+    std::cout << (before.count(d.bucket) ? "  same bucket " : "  NEW bucket  ") << d.bucket << " " << d.layer
+              << " " << differential::class_name(d.cls) << ": " << d.detail << "\n";
   }
   std::size_t kept = 0;
   for (const auto& b : before) {

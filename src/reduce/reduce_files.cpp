@@ -39,6 +39,8 @@ run::Finding minimized(const run::Finding& original, const std::string& path, co
   m.input = r.input;
   m.divergences = r.results.divergences;
   m.results = r.results.results;
+  m.document = r.results.document;
+  m.validations = r.results.validations;
   m.traits = differential::analyse_input(r.input).names();
   m.seed = original.seed;
   m.source = original.source;

@@ -63,7 +63,12 @@ class Oracle {
  public:
   Oracle(const run::Finding& finding, std::string bucket, differential::ImplementationSet& set,
          const ReduceOptions& options, ReduceResult& stats)
-      : root_(finding.root), bucket_(std::move(bucket)), set_(set), options_(options), stats_(stats) {
+      : root_(finding.root),
+        bucket_(std::move(bucket)),
+        layers_(run::finding_layers(finding)),
+        set_(set),
+        options_(options),
+        stats_(stats) {
     if (options_.max_seconds > 0) {
       deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(options_.max_seconds));
@@ -72,7 +77,7 @@ class Oracle {
 
   /// Evaluates the original input (one call); false when it is not in the bucket.
   bool start(const std::string& original) {
-    auto results = set_.run({{root_, original}});
+    auto results = set_.run({{root_, original}}, layers_);
     ++stats_.calls;
     stats_.results = results.front();
     const differential::Divergence* d = find_bucket(results.front(), bucket_);
@@ -195,7 +200,7 @@ class Oracle {
     if (slice.empty()) return {};
     std::vector<differential::DecodeRequest> batch;
     for (const auto& [index, bytes] : slice) batch.push_back({root_, bytes});
-    auto results = set_.run(batch);
+    auto results = set_.run(batch, layers_);
     stats_.calls += batch.size();
     std::vector<std::size_t> found;
     for (std::size_t k = 0; k < slice.size(); ++k) {
@@ -225,6 +230,7 @@ class Oracle {
   }
 
   std::string root_, bucket_;
+  differential::Layers layers_;  // the layers that found the finding: a layer-2 bucket needs both
   differential::ImplementationSet& set_;
   const ReduceOptions& options_;
   ReduceResult& stats_;

@@ -279,8 +279,23 @@ std::string matrix(const RunData& run) {
     fuzzed.insert(run.summary->roots.begin(), run.summary->roots.end());
   }
   std::set<std::string> skewed(run.skewed_roots.begin(), run.skewed_roots.end());
+  // One row per root and comparison layer: the layers of the run (summary.json's byLayer), and any
+  // layer a bucket has; a run written before layers existed was structural.
+  std::set<std::string> layers;
+  if (const json::Value* l = run.summary.is_object() ? run.summary.find("byLayer") : nullptr;
+      l && l->is_object()) {
+    for (const auto& m : l->members()) layers.insert(m.key);
+  }
+  for (const auto& b : run.buckets) layers.insert(b.divergence.layer);
+  if (layers.empty()) layers.insert(differential::kStructuralLayer);
+  std::vector<std::string> layer_order;  // structural first, then canonical, then any other
+  for (const char* known : {differential::kStructuralLayer, differential::kCanonicalLayer}) {
+    if (layers.erase(known)) layer_order.push_back(known);
+  }
+  layer_order.insert(layer_order.end(), layers.begin(), layers.end());
   std::string s =
-      "<p class=\"legend\">Each cell: the buckets on that root in which the implementation deviates: from "
+      "<p class=\"legend\">Each cell: the buckets on that root and layer (structural: decoding; canonical: "
+      "JSON Schema validation, and layer-inconsistency) in which the implementation deviates: from "
       "the contract's reference, the C++ decoder <code>" +
       text(verdict::kReferenceImplementation) +
       "</code>, for a contract divergence (whatever the majority); from the majority for an "
@@ -291,68 +306,71 @@ std::string matrix(const RunData& run) {
       "divergence</span><span "
       "class=\"cell-skew\">skewed root (not compared)</span><span class=\"cell-na\">root missing</span><span "
       "class=\"cell-unfuzzed\">not fuzzed</span></p>\n";
-  s += "<table class=\"matrix\"><tr><th>root</th>";
+  s += "<table class=\"matrix\"><tr><th>root</th><th class=\"layer\">layer</th>";
   for (const auto& i : run.implementations) s += "<th>" + text(i) + "</th>";
   s += "</tr>\n";
   for (const auto& root : run.roots) {
-    s += "<tr><th class=\"root\">" + code(root) + (skewed.count(root) ? " <small>(skewed)</small>" : "") +
-         "</th>";
-    for (const auto& impl : run.implementations) {
-      auto row = run.skew.find(root);
-      bool missing = false;
-      if (row != run.skew.end()) {
-        auto cell = row->second.find(impl);
-        missing = cell != row->second.end() && cell->second.empty();
+    for (const auto& layer : layer_order) {
+      s += "<tr><th class=\"root\">" + code(root) + (skewed.count(root) ? " <small>(skewed)</small>" : "") +
+           "</th><td class=\"layer\">" + text(layer) + "</td>";
+      for (const auto& impl : run.implementations) {
+        auto row = run.skew.find(root);
+        bool missing = false;
+        if (row != run.skew.end()) {
+          auto cell = row->second.find(impl);
+          missing = cell != row->second.end() && cell->second.empty();
+        }
+        std::size_t failing = 0, other = 0, known = 0;
+        std::set<std::string> bases;  // what the blame of those buckets rests on
+        const Bucket* first = nullptr;
+        for (const auto& b : run.buckets) {
+          if (b.divergence.layer != layer ||
+              std::find(b.roots.begin(), b.roots.end(), root) == b.roots.end() ||
+              std::find(b.blame.deviating.begin(), b.blame.deviating.end(), impl) == b.blame.deviating.end())
+            continue;
+          ++(run.fails(b) ? failing : b.known ? known : other);
+          bases.insert(verdict::basis_name(b.blame.basis));
+          if (!first) first = &b;
+        }
+        std::string cls, label;
+        if (failing) {
+          cls = "cell-fail";
+          label = std::to_string(failing) + " failing" +
+                  (other ? ", " + std::to_string(other) + " impl-def." : "");
+        } else if (other) {
+          cls = "cell-idef";
+          label = std::to_string(other) + " impl-defined" +
+                  (known ? ", " + std::to_string(known) + " known" : "");
+        } else if (known) {
+          cls = "cell-known";
+          label = std::to_string(known) + " known";
+        } else if (missing) {
+          cls = "cell-na";
+          label = "\u2014";
+        } else if (skewed.count(root)) {
+          cls = "cell-skew";
+          label = "skewed";
+        } else if (fuzzed_known && !fuzzed.count(root)) {
+          cls = "cell-unfuzzed";
+          label = "not fuzzed";
+        } else {
+          cls = "cell-ok";
+          label = "ok";
+        }
+        s += "<td class=\"" + cls + "\">";
+        if (first)
+          s += "<a href=\"#" + anchor(*first) + "\">" + text(label) + "</a>";
+        else
+          s += text(label);
+        if (!bases.empty()) {
+          std::string by;
+          for (const auto& x : bases) by += (by.empty() ? "" : ", ") + x;
+          s += "<br><small class=\"basis\">by " + text(by) + "</small>";
+        }
+        s += "</td>";
       }
-      std::size_t failing = 0, other = 0, known = 0;
-      std::set<std::string> bases;  // what the blame of those buckets rests on
-      const Bucket* first = nullptr;
-      for (const auto& b : run.buckets) {
-        if (std::find(b.roots.begin(), b.roots.end(), root) == b.roots.end() ||
-            std::find(b.blame.deviating.begin(), b.blame.deviating.end(), impl) == b.blame.deviating.end())
-          continue;
-        ++(run.fails(b) ? failing : b.known ? known : other);
-        bases.insert(verdict::basis_name(b.blame.basis));
-        if (!first) first = &b;
-      }
-      std::string cls, label;
-      if (failing) {
-        cls = "cell-fail";
-        label =
-            std::to_string(failing) + " failing" + (other ? ", " + std::to_string(other) + " impl-def." : "");
-      } else if (other) {
-        cls = "cell-idef";
-        label =
-            std::to_string(other) + " impl-defined" + (known ? ", " + std::to_string(known) + " known" : "");
-      } else if (known) {
-        cls = "cell-known";
-        label = std::to_string(known) + " known";
-      } else if (missing) {
-        cls = "cell-na";
-        label = "\u2014";
-      } else if (skewed.count(root)) {
-        cls = "cell-skew";
-        label = "skewed";
-      } else if (fuzzed_known && !fuzzed.count(root)) {
-        cls = "cell-unfuzzed";
-        label = "not fuzzed";
-      } else {
-        cls = "cell-ok";
-        label = "ok";
-      }
-      s += "<td class=\"" + cls + "\">";
-      if (first)
-        s += "<a href=\"#" + anchor(*first) + "\">" + text(label) + "</a>";
-      else
-        s += text(label);
-      if (!bases.empty()) {
-        std::string by;
-        for (const auto& x : bases) by += (by.empty() ? "" : ", ") + x;
-        s += "<br><small class=\"basis\">by " + text(by) + "</small>";
-      }
-      s += "</td>";
+      s += "</tr>\n";
     }
-    s += "</tr>\n";
   }
   return s + "</table>\n";
 }

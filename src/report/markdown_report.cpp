@@ -87,6 +87,17 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
             " |\n";
     }
     md += "\n";
+    // Layers (summary.json's byLayer; absent in runs written before there were layers).
+    auto by_layer = summary_counts(run, "byLayer");
+    if (!by_layer.empty()) {
+      std::map<std::string, std::size_t> buckets_by_layer;
+      for (const auto& b : run.buckets) ++buckets_by_layer[b.divergence.layer];
+      md += "### Per layer\n\n| layer | divergences | buckets |\n|---|---:|---:|\n";
+      for (const auto& [layer, n] : by_layer)
+        md += "| " + cell(layer) + " | " + format_count(n) + " | " + std::to_string(buckets_by_layer[layer]) +
+              " |\n";
+      md += "\n";
+    }
   }
 
   if (!run.buckets.empty()) {
@@ -96,8 +107,8 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
       const Bucket& b = run.buckets[i];
       const FindingFile& file = run.findings[b.shown];
       const run::Finding& f = b.finding(run.findings);
-      md += "#### " + std::to_string(i + 1) + ". " + code(differential::class_name(b.cls)) + " on " +
-            list_code(b.roots) + ": " +
+      md += "#### " + std::to_string(i + 1) + ". " + code(differential::class_name(b.cls)) + " (" +
+            b.divergence.layer + ") on " + list_code(b.roots) + ": " +
             (b.blame.deviating.empty() ? std::string("-") : list_code(b.blame.deviating)) + " deviates (" +
             code(verdict::basis_name(b.blame.basis)) + ") — " +
             (run.fails(b) && !run.baseline.empty() ? "**new: fails the run**"

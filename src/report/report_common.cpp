@@ -145,6 +145,7 @@ std::string buckets_jsonl(const RunData& run) {
     json::Value o = json::Value::object();
     o.add("bucket", json::Value::string(b.id));
     o.add("class", json::Value::string(differential::class_name(b.cls)));
+    o.add("layer", json::Value::string(b.divergence.layer));
     o.add("root", json::Value::string(b.root));
     o.add("roots", strings(b.roots));
     o.add("implementations", strings(b.divergence.implementations));

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -47,6 +48,59 @@ std::optional<std::string> string_member(const Value& o, std::string_view key) {
   return std::nullopt;
 }
 
+Value string_list(const std::vector<std::string>& list) {
+  Value a = Value::array();
+  for (const auto& x : list) a.push(str(x));
+  return a;
+}
+
+std::vector<std::string> strings_of(const Value* a) {
+  std::vector<std::string> out;
+  if (!a || !a->is_array()) return out;
+  for (const auto& x : a->items()) {
+    if (x.is_string()) out.push_back(x.string_value());
+  }
+  return out;
+}
+
+Value validation_to_json(const differential::ValidateResult& v) {
+  Value x = Value::object();
+  x.add("implementation", str(v.implementation));
+  x.add("verdict", str(differential::verdict_name(v.verdict)));
+  Value errors = Value::array();
+  for (std::size_t i = 0; i < v.error_paths.size(); ++i) {
+    Value e = Value::object();
+    e.add("path", str(v.error_paths[i]));
+    if (i < v.error_keywords.size()) e.add("keyword", str(v.error_keywords[i]));
+    errors.push(std::move(e));
+  }
+  x.add("errors", std::move(errors));
+  x.add("message", v.message ? str(*v.message) : Value::null());
+  x.add("implementationDefined", string_list(v.implementation_defined));
+  x.add("stderrTail", v.stderr_tail.empty() ? Value::null() : str(v.stderr_tail));
+  return x;
+}
+
+std::optional<differential::ValidateResult> validation_from_json(const Value& x) {
+  differential::ValidateResult v;
+  v.implementation = string_member(x, "implementation").value_or("");
+  auto verdict = string_member(x, "verdict");
+  if (!verdict) return std::nullopt;
+  auto parsed = differential::parse_verdict(*verdict);
+  if (!parsed) return std::nullopt;
+  v.verdict = *parsed;
+  if (const Value* errors = member(x, "errors"); errors && errors->is_array()) {
+    for (const auto& e : errors->items()) {
+      v.error_paths.push_back(string_member(e, "path").value_or(""));
+      if (auto k = string_member(e, "keyword")) v.error_keywords.push_back(*k);
+    }
+  }
+  v.message = string_member(x, "message");
+  v.implementation_defined = strings_of(member(x, "implementationDefined"));
+  v.stderr_tail = string_member(x, "stderrTail").value_or("");
+  return v;
+}
+
 }  // namespace
 
 std::string finding_hash(const std::string& root, const std::string& input) {
@@ -59,8 +113,18 @@ Finding finding_of(const differential::PayloadResults& results) {
   f.input = results.input;
   f.divergences = results.divergences;
   f.results = results.results;
+  f.document = results.document;
+  f.validations = results.validations;
   f.traits = differential::analyse_input(results.input).names();
   return f;
+}
+
+differential::Layers finding_layers(const Finding& f) {
+  differential::Layers layers;
+  layers.canonical = !f.validations.empty() ||
+                     std::any_of(f.divergences.begin(), f.divergences.end(),
+                                 [](const auto& d) { return d.layer == differential::kCanonicalLayer; });
+  return layers;
 }
 
 std::string finding_file_name(const Finding& f) {
@@ -96,6 +160,7 @@ Value finding_to_json(const Finding& f) {
   for (const auto& d : f.divergences) {
     Value x = Value::object();
     x.add("class", str(differential::class_name(d.cls)));
+    x.add("layer", str(d.layer));
     Value impls = Value::array();
     for (const auto& i : d.implementations) impls.push(str(i));
     x.add("implementations", std::move(impls));
@@ -122,6 +187,12 @@ Value finding_to_json(const Finding& f) {
     results.push(std::move(x));
   }
   o.add("results", std::move(results));
+  if (!f.validations.empty() || !f.document.empty()) {
+    o.add("document", str(f.document));
+    Value validations = Value::array();
+    for (const auto& v : f.validations) validations.push(validation_to_json(v));
+    o.add("validations", std::move(validations));
+  }
   o.add("seed", f.seed ? Value::number(std::to_string(*f.seed)) : Value::null());
   o.add("source", str(f.source));
   o.add("replay", str(f.replay));
@@ -172,6 +243,7 @@ Result<Finding, std::string> finding_from_json(const Value& o) {
         if (i.is_string()) d.implementations.push_back(i.string_value());
       }
     }
+    d.layer = string_member(x, "layer").value_or(differential::kStructuralLayer);  // older files: layer 1
     d.detail = string_member(x, "detail").value_or("");
     const Value* idef = member(x, "implementationDefined");
     d.implementation_defined = idef && idef->is_bool() && idef->as_bool();
@@ -204,6 +276,14 @@ Result<Finding, std::string> finding_from_json(const Value& o) {
     r.message = string_member(x, "message");
     r.stderr_tail = string_member(x, "stderrTail").value_or("");
     f.results.push_back(std::move(r));
+  }
+  f.document = string_member(o, "document").value_or("");
+  if (const Value* validations = member(o, "validations"); validations && validations->is_array()) {
+    for (const auto& x : validations->items()) {
+      auto v = validation_from_json(x);
+      if (!v) return std::string("field 'validations[].verdict': expected a canonical verdict");
+      f.validations.push_back(std::move(*v));
+    }
   }
   if (const Value* seed = member(o, "seed"); seed && seed->is_number())
     f.seed = std::stoull(seed->number_text());

@@ -109,6 +109,12 @@ json::Value to_json(const Summary& s) {
   sum.add(key::kByClass, counts_json(s.by_class));
   sum.add(key::kByRoot, counts_json(s.by_root));
   sum.add(key::kByImplementation, counts_json(s.by_implementation));
+  sum.add(key::kByLayer, counts_json(s.by_layer));
+  if (s.canonical_left_out) {
+    json::Value left_out = json::Value::object();
+    for (const auto& [impl, why] : *s.canonical_left_out) left_out.add(impl, json::Value::string(why));
+    sum.add(key::kCanonicalLeftOut, std::move(left_out));
+  }
   if (s.coverage)
     sum.add(key::kCoveragePercent, json::Value::number(std::to_string(s.coverage->percent())));
   else if (s.coverage_percent)
@@ -166,6 +172,12 @@ Result<Summary, std::string> summary_from_json(const json::Value& v) {
   s.by_class = counts_of(get(key::kByClass));
   s.by_root = counts_of(get(key::kByRoot));
   s.by_implementation = counts_of(get(key::kByImplementation));
+  if (get(key::kByLayer)) s.by_layer = counts_of(get(key::kByLayer));
+  if (const json::Value* x = get(key::kCanonicalLeftOut)) {
+    std::map<std::string, std::string> left_out;
+    for (const auto& [impl, why] : x->members()) left_out[impl] = why.string_value();
+    s.canonical_left_out = std::move(left_out);
+  }
   if (const json::Value* x = get(key::kCoverage)) s.coverage = figures_from_json(*x);
   if (const json::Value* x = get(key::kCoveragePercent)) s.coverage_percent = number_of(*x);
   if (const json::Value* x = get(key::kStrict)) s.strict = x->as_bool();

@@ -41,6 +41,10 @@ struct Summary {
   std::uint64_t generated = 0, sent = 0, divergent_inputs = 0, contract_inputs = 0, buckets = 0;
   std::optional<std::uint64_t> findings;  ///< finding files in the folder
   Counts by_class, by_root, by_implementation;
+  Counts by_layer;  ///< divergences per comparison layer ("structural", "canonical")
+  /// Runs with the canonical layer: each implementation left out of it (or out of some of its
+  /// documents) and why; nullopt when the run had no canonical layer.
+  std::optional<std::map<std::string, std::string>> canonical_left_out;
   std::optional<CoverageFigures> coverage;
   std::optional<double> coverage_percent;  ///< coverage->percent() when there is one; kept from older files
   bool strict = false, interrupted = false;

@@ -82,6 +82,7 @@ struct Root {
   std::string snake_name;   ///< "intercept_request", as in the structural-acceptance matrix
   std::string public_name;  ///< "InterceptRequest"
   std::string document;     ///< "schema/draft/intercept-request.schema.json"
+  std::string pointer;      ///< where in `document` ("" for the whole document, "/$defs/pong" for a part)
   /// sha256 over the sorted (path, sha256) pairs of every document the root's closure reaches: equal
   /// hashes mean two schema sources describe this root identically (no skew).
   std::string closure_hash;

@@ -864,6 +864,7 @@ class Builder {
       root.public_name = name_of_.at(key);
       root.snake_name = snake_case(root.public_name);
       root.document = doc->path;
+      root.pointer = pointer;
       auto [it, inserted] = snake_owner.emplace(root.snake_name, root.public_name);
       if (!inserted) {
         fail(doc->path, "",

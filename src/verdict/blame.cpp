@@ -83,7 +83,7 @@ std::string Blame::explanation() const {
 Blame blame(const differential::Divergence& d, const std::vector<ImplResult>& results,
             const BlameOptions& options) {
   if (d.cls != DivergenceClass::kAcceptance && d.cls != DivergenceClass::kWarnings &&
-      d.cls != DivergenceClass::kDiagnostics)
+      d.cls != DivergenceClass::kDiagnostics && d.cls != DivergenceClass::kCanonicalAcceptance)
     return every_involved(d, Basis::kOwnFailure);
   auto involved = [&](const ImplResult& r) {
     return std::find(d.implementations.begin(), d.implementations.end(), r.implementation) !=
@@ -96,8 +96,24 @@ Blame blame(const differential::Divergence& d, const std::vector<ImplResult>& re
                                return involved(r) && rejected_as_json(r);
                              });
   std::map<std::string, std::string> key;  // implementation -> the answer the divergence is about
+  if (d.cls == DivergenceClass::kCanonicalAcceptance) {
+    // Layer 2: the verdicts are the signature's "who" part, "canonical|class|cpp=invalid,python=valid|..."
+    // (differential/canonical_comparator.hpp), so no layer-1 result is needed.
+    std::vector<std::string> parts;
+    for (std::size_t at = 0, bar = 0; bar != std::string::npos; at = bar + 1) {
+      bar = d.signature.find('|', at);
+      parts.push_back(d.signature.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
+    }
+    const std::string who = parts.size() > 2 ? parts[2] : "";
+    for (std::size_t at = 0, comma = 0; comma != std::string::npos && !who.empty(); at = comma + 1) {
+      comma = who.find(',', at);
+      const std::string pair = who.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+      const std::size_t eq = pair.rfind('=');
+      if (eq != std::string::npos) key[pair.substr(0, eq)] = pair.substr(eq + 1);
+    }
+  }
   for (const auto& r : results) {
-    if (!involved(r)) continue;
+    if (d.cls == DivergenceClass::kCanonicalAcceptance || !involved(r)) continue;
     if (d.cls == DivergenceClass::kAcceptance)
       key[r.implementation] = at_text_level ? (rejected_as_json(r) ? "unparsed" : "parsed")
                                             : differential::outcome_name(r.outcome);

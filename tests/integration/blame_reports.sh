@@ -61,10 +61,11 @@ for b in buckets:
             assert ("Blame: basis `%s`" % basis) in block, block[:600]
 # The matrix: a cell counts a bucket on its root only for the implementations it blames, and says by what.
 impls = re.findall(r"<th>(.*?)</th>", page[page.index('<table class="matrix">'):].split("</tr>")[0])[1:]
-for row in re.findall(r'<tr><th class="root"><code>(.*?)</code>.*?</th>(.*?)</tr>', page[page.index('<table class="matrix">'):].split("</table>")[0]):
-    root, cells = row
+# One row per root and layer: a bucket counts in the row of its own layer.
+for row in re.findall(r'<tr><th class="root"><code>(.*?)</code>.*?</th><td class="layer">(.*?)</td>(.*?)</tr>', page[page.index('<table class="matrix">'):].split("</table>")[0]):
+    root, layer, cells = row
     for impl, cell in zip(impls, re.findall(r"<td class=\"(cell-[a-z]+)\">(.*?)</td>", cells)):
-        on_root = [b for b in buckets if root in b["roots"] and impl in b["deviating"]]
+        on_root = [b for b in buckets if root in b["roots"] and impl in b["deviating"] and b["layer"] == layer]
         bases = sorted({b["blameBasis"] for b in on_root})
         if on_root:
             assert cell[0] in ("cell-fail", "cell-idef", "cell-known"), (root, impl, cell)

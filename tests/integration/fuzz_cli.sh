@@ -47,7 +47,9 @@ MARK="$OUT/kill-pycache"
 KPROXY="python3 -X pycache_prefix=$MARK $ROOT/tests/fake_adapters/faulty_proxy.py --fault unknown-enum-error -- $CC serve-adapter"
 "$CC" fuzz --time 60s --seed 3 --adapters cpp --adapter "faulty=$KPROXY" --out "$OUT/kill" >"$OUT/k1.log" 2>&1 &
 pid=$!
-sleep 6
+# Long enough for the first findings on a loaded machine at both layers (each adapter's canonical
+# validator is built at its first validate request).
+sleep 10
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
 pkill -9 -f "pycache_prefix=$MARK" 2>/dev/null

@@ -135,7 +135,7 @@ Verdict judge(const std::vector<ClassEnum>& enums, const std::set<std::string>& 
 
 TEST(DifferentialDivergenceClasses, NamesAreUniqueAndParseBack) {
   const std::vector<DivergenceClass> all = all_classes();
-  ASSERT_EQ(all.size(), 9u);
+  ASSERT_EQ(all.size(), 11u);
   std::set<std::string> names;
   for (DivergenceClass c : all) {
     const std::string name = class_name(c);
@@ -155,9 +155,9 @@ TEST(DifferentialDivergenceClasses, RankIsReportOrder) {
   // The order reports list buckets in: harness failures, then contract verdicts, then the finer ones.
   std::vector<std::string> order;
   for (DivergenceClass c : all) order.push_back(class_name(c));
-  EXPECT_EQ(order,
-            (std::vector<std::string>{"crash", "timeout", "protocol", "sdk-error", "acceptance",
-                                      "round-trip-cross", "round-trip-self", "warnings", "diagnostics"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"crash", "timeout", "protocol", "sdk-error", "acceptance",
+                                             "round-trip-cross", "round-trip-self", "warnings",
+                                             "canonical-acceptance", "layer-inconsistency", "diagnostics"}));
 }
 
 TEST(DifferentialDivergenceClasses, EverySchemaClassEnumEqualsTheTable) {
@@ -219,7 +219,9 @@ TEST(DifferentialDivergenceClasses, ScanFindsClassEnumsAndOnlyThose) {
   missing_one.erase("protocol");
   const Verdict stale = judge({{"/properties/class/enum", missing_one}}, table_names());
   ASSERT_EQ(stale.mismatches.size(), 1u);
-  EXPECT_NE(stale.mismatches[0].find("/properties/class/enum lists [acceptance, crash,"), std::string::npos)
+  EXPECT_NE(
+      stale.mismatches[0].find("/properties/class/enum lists [acceptance, canonical-acceptance, crash,"),
+      std::string::npos)
       << stale.mismatches[0];
 }
 

@@ -135,5 +135,88 @@ TEST(FindingStore, BytesThatAreNotTextStayExactAndTheFileStaysUtf8) {
   EXPECT_EQ(back.value().results[0].message.value(), "bad \xef\xbf\xbd byte");
 }
 
+TEST(FindingStore, LayerTwoResultsRoundTrip) {
+  Finding f = sample();
+  f.divergences[0].layer = differential::kStructuralLayer;
+  differential::Divergence canonical;
+  canonical.cls = DivergenceClass::kCanonicalAcceptance;
+  canonical.layer = differential::kCanonicalLayer;
+  canonical.implementations = {"cpp", "python"};
+  canonical.detail = "valid for python; invalid for cpp at '/ref'";
+  canonical.implementation_defined = true;
+  canonical.bucket = "fedcba9876543210";
+  canonical.signature = "canonical|canonical-acceptance|cpp=invalid,python=valid|format|date-time-lower-case";
+  f.divergences.push_back(canonical);
+  f.document = "content-reference";
+  differential::ValidateResult ref;
+  ref.implementation = "cpp";
+  ref.verdict = differential::Verdict::kInvalid;
+  ref.error_paths = {"/ref", ""};
+  ref.error_keywords = {"format", "required"};
+  ref.message = "format: not a date-time";
+  ref.implementation_defined = {"date-time-lower-case"};
+  differential::ValidateResult py;
+  py.implementation = "python";
+  py.verdict = differential::Verdict::kValid;
+  differential::ValidateResult go;
+  go.implementation = "go";
+  go.verdict = differential::Verdict::kCrash;
+  go.stderr_tail = "panic: boom";
+  f.validations = {ref, py, go};
+
+  fs::path dir = temp_dir("layer2");
+  FindingStore store(dir.string());
+  auto loaded = FindingStore::load(store.write(f));
+  ASSERT_TRUE(loaded.ok()) << loaded.error();
+  const Finding& back = loaded.value();
+  EXPECT_EQ(back.document, "content-reference");
+  ASSERT_EQ(back.divergences.size(), 2u);
+  EXPECT_EQ(back.divergences[0].layer, differential::kStructuralLayer);
+  EXPECT_EQ(back.divergences[1].layer, differential::kCanonicalLayer);
+  EXPECT_EQ(back.divergences[1].cls, DivergenceClass::kCanonicalAcceptance);
+  EXPECT_TRUE(back.divergences[1].implementation_defined);
+  EXPECT_EQ(back.divergences[1].signature, canonical.signature);
+  ASSERT_EQ(back.validations.size(), 3u);
+  EXPECT_EQ(back.validations[0].implementation, "cpp");
+  EXPECT_EQ(back.validations[0].verdict, differential::Verdict::kInvalid);
+  EXPECT_EQ(back.validations[0].error_paths, (std::vector<std::string>{"/ref", ""}));
+  EXPECT_EQ(back.validations[0].error_keywords, (std::vector<std::string>{"format", "required"}));
+  EXPECT_EQ(back.validations[0].message.value(), "format: not a date-time");
+  EXPECT_EQ(back.validations[0].implementation_defined, std::vector<std::string>{"date-time-lower-case"});
+  EXPECT_EQ(back.validations[1].verdict, differential::Verdict::kValid);
+  EXPECT_TRUE(back.validations[1].error_paths.empty());
+  EXPECT_FALSE(back.validations[1].message);
+  EXPECT_EQ(back.validations[2].verdict, differential::Verdict::kCrash);
+  EXPECT_EQ(back.validations[2].stderr_tail, "panic: boom");
+  // Writing what was read gives the same file.
+  EXPECT_EQ(json::write(finding_to_json(back)), json::write(finding_to_json(f)));
+
+  // A finding of a run without layer 2 has neither member; one written before layers existed (no
+  // "layer") loads as structural.
+  json::Value old = finding_to_json(sample());
+  EXPECT_EQ(old.find("validations"), nullptr);
+  EXPECT_EQ(old.find("document"), nullptr);
+  std::string text = json::write(old);
+  const std::string layer_member = "\"layer\":\"structural\",";
+  ASSERT_NE(text.find(layer_member), std::string::npos) << text;
+  text.erase(text.find(layer_member), layer_member.size());
+  auto parsed = json::parse(text);
+  ASSERT_TRUE(parsed.ok());
+  auto older = finding_from_json(parsed.value());
+  ASSERT_TRUE(older.ok()) << older.error();
+  EXPECT_EQ(older.value().divergences[0].layer, differential::kStructuralLayer);
+
+  // A verdict outside the list is refused, naming the field.
+  json::Value bad = finding_to_json(f);
+  std::string bad_text = json::write(bad);
+  bad_text.replace(bad_text.find("\"verdict\":\"valid\""), 17, "\"verdict\":\"maybe\"");
+  auto bad_parsed = json::parse(bad_text);
+  ASSERT_TRUE(bad_parsed.ok());
+  auto refused = finding_from_json(bad_parsed.value());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("/validations/1/verdict"), std::string::npos) << refused.error();
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace crosscheck::run

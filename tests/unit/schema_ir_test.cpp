@@ -38,7 +38,7 @@ TEST(SchemaIr, LookupsAndStats) {
   ir.types["Thing"] = NamedType{"Thing", "schema/draft/thing.schema.json#",
                                 make(ShapeKind::kUnion, {shared, make(ShapeKind::kNull)})};
   ir.types["Other"] = NamedType{"Other", "schema/draft/thing.schema.json#/$defs/o", shared};  // counted once
-  ir.roots.push_back(Root{"thing", "Thing", "schema/draft/thing.schema.json", "", {}});
+  ir.roots.push_back(Root{"thing", "Thing", "schema/draft/thing.schema.json", "", "", {}});
   ASSERT_NE(ir.find_root("thing"), nullptr);
   EXPECT_EQ(ir.find_root("Thing"), ir.find_root("thing"));
   EXPECT_EQ(ir.find_root("other"), nullptr);
