@@ -282,9 +282,8 @@ std::string matrix(const RunData& run) {
   // One row per root and comparison layer: the layers of the run (summary.json's byLayer), and any
   // layer a bucket has; a run written before layers existed was structural.
   std::set<std::string> layers;
-  if (const json::Value* l = run.summary.is_object() ? run.summary.find("byLayer") : nullptr;
-      l && l->is_object()) {
-    for (const auto& m : l->members()) layers.insert(m.key);
+  if (run.summary) {
+    for (const auto& [layer, n] : run.summary->by_layer) layers.insert(layer);
   }
   for (const auto& b : run.buckets) layers.insert(b.divergence.layer);
   if (layers.empty()) layers.insert(differential::kStructuralLayer);

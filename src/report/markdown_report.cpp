@@ -88,7 +88,7 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
     }
     md += "\n";
     // Layers (summary.json's byLayer; absent in runs written before there were layers).
-    auto by_layer = summary_counts(run, "byLayer");
+    auto by_layer = summary_counts(totals.by_layer);
     if (!by_layer.empty()) {
       std::map<std::string, std::size_t> buckets_by_layer;
       for (const auto& b : run.buckets) ++buckets_by_layer[b.divergence.layer];
