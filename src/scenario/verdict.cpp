@@ -191,7 +191,8 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
       if (std::find(keys.begin(), keys.end(), key) != keys.end()) d.keys.push_back(key);
     if (!d.keys.empty()) {
       d.bucket = d.cls + "/" + type + "/" + join(d.keys);
-      d.summary = join(d.clients, ", ") + " differ from the reference on " + join(d.keys, ", ");
+      d.summary = join(d.clients, ", ") + (d.clients.size() == 1 ? " differs" : " differ") +
+                  " from the reference on " + join(d.keys, ", ");
       out.push_back(std::move(d));
     }
   } else if (derived.size() >= 2) {
