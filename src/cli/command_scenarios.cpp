@@ -2,7 +2,8 @@
 // clients with crosscheck as the scripted server (docs/scenarios.md).
 //
 // Each file's rows are checked against the snapshot (skew: reported, not run), run on every selected
-// client in batches (src/scenario/client_runner.hpp), and each row's results are compared
+// client in batches (src/scenario/client_runner.hpp) and on the reference host in process (src/host,
+// implementation "cpp", first column: blame follows it), and each row's results are compared
 // (src/scenario/verdict.hpp); every difference is written as a finding the moment the row is
 // settled. Exit: 0 nothing differs, 1 a difference or a crash / timeout / protocol result, 2 bad
 // input, 3 a client that cannot start.
@@ -323,7 +324,8 @@ const Registration kScenarios{CommandSpec{
           ->required();
       // One value split here: a vector option would also swallow the positional files after it.
       run_cmd->add_option("--clients", o->clients_text,
-                          "Clients to run, comma-separated (default: every available one)");
+                          "SDK clients to run, comma-separated (default: every available one); the reference "
+                          "host (cpp) always runs first");
       run_cmd->add_option("--client-config", o->client_config,
                           "Client configuration (default adapters/clients.json)");
       run_cmd->add_option("--out", o->out, "Output folder: findings/ and the clients' batch folders");
