@@ -5,9 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
+#include <sstream>
 
 #include "json/equal.hpp"
 #include "json/parse.hpp"
@@ -335,6 +337,44 @@ TEST(Host, HostInputContract) {
       run(tool_request(),
           response(R"([{"type":"modify","target":"input","operation":"replace","value":{"task":2.0}}])")),
       R"({"decision":"allow","executed":true,"input":{"task":2},"messages":[]})");
+}
+
+// A canonical model.request.before request: the event of the matrix case
+// intercept_request/model-request-conditional-state, with return and message advertised.
+std::string model_request() {
+  auto matrix = json::parse([] {
+    std::ifstream in(std::string(CROSSCHECK_TEST_DATA) + "/matrix/draft-structural.json");
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
+  }());
+  EXPECT_TRUE(matrix.ok());
+  for (const auto& c : matrix.value().find("cases")->items()) {
+    if (c.find("id")->string_value() != "intercept_request/model-request-conditional-state") continue;
+    const json::Value& event = *c.find("value")->find("params")->find("event");
+    return R"({"jsonrpc":"2.0","id":"ev-200","method":"hooks/intercept","params":{"protocolVersion":"draft",)"
+           R"("event":)" +
+           json::write(event) + R"(,"capabilities":{"effects":["return","message"]}}})";
+  }
+  ADD_FAILURE() << "the matrix case is gone";
+  return "";
+}
+
+TEST(Host, ReturnContractAtAnotherReturnBoundary) {
+  REQUIRE_SCHEMA();
+  std::string request = model_request();
+  auto resp = [](const std::string& effects) {
+    return R"({"jsonrpc":"2.0","id":"ev-200","result":{"protocolVersion":"draft","effects":)" + effects +
+           "}}";
+  };
+  // The schema's union lets any return value through (the tool result contract is open); the boundary's
+  // return contract is CanonicalMessages.
+  expect_rejected(run(request, resp(R"([{"type":"return","value":5}])")), kReturnValue);
+  std::string messages = R"([{"id":"m","role":"assistant","parts":[{"id":"m-p","kind":"text",)"
+                         R"("mediaType":"text/plain","selection":"body","text":"x"}]}])";
+  // Accepted: the result is the returned messages; there is no tool, so nothing executes and no input.
+  expect_result(run(request, resp(R"([{"type":"return","value":)" + messages + "}]")),
+                R"({"decision":"allow","executed":false,"messages":[],"result":)" + messages + "}");
 }
 
 TEST(Host, RequestMustBeCanonical) {
