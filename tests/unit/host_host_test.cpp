@@ -377,6 +377,26 @@ TEST(Host, ReturnContractAtAnotherReturnBoundary) {
                 R"({"decision":"allow","executed":false,"messages":[],"result":)" + messages + "}");
 }
 
+TEST(Host, IncomingCandidateMeetsTheReturnContract) {
+  REQUIRE_SCHEMA();
+  // A pending candidate is a return bound earlier; the request's schema holds it to the boundary's
+  // return contract already, so a candidate that is not a message list at model.request.before makes
+  // the request itself unusable.
+  std::string request = model_request();
+  std::string::size_type caps = request.find(R"(,"capabilities")");
+  ASSERT_NE(caps, std::string::npos);
+  request.insert(caps, R"(,"state":{"permission":"none","candidate":{"value":"not a message list"}})");
+  Applied a =
+      run(request, R"({"jsonrpc":"2.0","id":"ev-200","result":{"protocolVersion":"draft","effects":[]}})");
+  EXPECT_FALSE(a.accepted);
+  EXPECT_EQ(a.rule, kRequestCanonical);
+  EXPECT_NE(a.message.find("/params/state/candidate"), std::string::npos) << a.message;
+  // At tool.before any value is a tool result: a candidate of null is present and applies.
+  expect_result(
+      run(tool_request(kAllCaps, R"({"permission":"none","candidate":{"value":null}})"), response("[]")),
+      R"({"decision":"allow","executed":false,"input":{"task":1},"messages":[],"result":null})");
+}
+
 TEST(Host, RequestMustBeCanonical) {
   REQUIRE_SCHEMA();
   Applied a = run(finish_request(R"({"operations":["continue"]})"), response("[]"));
