@@ -2,7 +2,8 @@
 // clients with crosscheck as the scripted server (docs/scenarios.md).
 //
 // Each file's rows are checked against the snapshot (skew: reported, not run), run on every selected
-// client in batches (src/scenario/client_runner.hpp), and each row's results are compared
+// client in batches (src/scenario/client_runner.hpp) and on the reference host in process (src/host,
+// implementation "cpp", first column: blame follows it), and each row's results are compared
 // (src/scenario/verdict.hpp); every difference is written as a finding the moment the row is
 // settled. Exit: 0 nothing differs, 1 a difference or a crash / timeout / protocol result, 2 bad
 // input, 3 a client that cannot start.
@@ -19,6 +20,7 @@
 #include "cli/result_table.hpp"
 #include "cli/schema_option.hpp"
 #include "differential/impl_result.hpp"
+#include "host/host.hpp"
 #include "scenario/client_config.hpp"
 #include "scenario/client_runner.hpp"
 #include "scenario/finding_writer.hpp"
@@ -59,6 +61,38 @@ std::string cell(const scenario::Row& row, const scenario::RowResult& r) {
   // The client's own verdict, when it disagrees with crosscheck's reading of its result.
   if ((r.status == "passed") != v.met) text += " [client: " + r.status + "]";
   return text;
+}
+
+// The reference host (src/host) on one row, as a result of the same shape a client reports: its own
+// status is whether it meets the row, and a response the synthetic host refuses after SDK acceptance
+// carries sdkAccepted / hostAccepted / rejectionLayer in its report row, as the clients write them.
+scenario::RowResult reference_result(const canonical::CanonicalValidator& validator,
+                                     const scenario::Row& row) {
+  scenario::RowResult r;
+  host::Applied a = host::apply(validator, row.request(), row.response());
+  if (a.rule == host::kRequestCanonical) {
+    r.status = "inapplicable";
+    r.error = a.message;
+    return r;
+  }
+  r.actual = a.result;
+  r.error = a.accepted ? a.message : a.rule + ": " + a.message;
+  r.report_row = json::Value::object();
+  r.report_row.add("id", json::Value::string(row.id));
+  r.status = "passed";
+  r.report_row.add("status", json::Value::string(r.status));
+  r.report_row.add("actual", a.result);
+  if (!a.host_accepted) {
+    r.report_row.add("sdkAccepted", json::Value::boolean(true));
+    r.report_row.add("hostAccepted", json::Value::boolean(false));
+    r.report_row.add("rejectionLayer", json::Value::string("host-input-schema"));
+  }
+  if (!a.rule.empty()) r.notes.push_back("reference rule " + a.rule);
+  if (!scenario::check_expectation(row, r).met) {
+    r.status = "failed";
+    *r.report_row.find("status") = json::Value::string(r.status);
+  }
+  return r;
 }
 
 std::vector<scenario::ClientSpec> pick_clients(const Options& o) {
@@ -151,7 +185,9 @@ void admit(const Options& o, const scenario::ScenarioFile& file,
 int run(Options& o) {
   for (std::size_t start = 0; start < o.clients_text.size();) {
     std::size_t comma = std::min(o.clients_text.find(',', start), o.clients_text.size());
-    if (comma > start) o.clients.push_back(o.clients_text.substr(start, comma - start));
+    // The reference always runs; naming it among the clients is allowed and changes nothing.
+    std::string name = o.clients_text.substr(start, comma - start);
+    if (comma > start && name != differential::kReferenceImplementation) o.clients.push_back(name);
     start = comma + 1;
   }
   std::string harness_name, harness_version;
@@ -173,6 +209,7 @@ int run(Options& o) {
   std::vector<scenario::ClientSpec> clients = pick_clients(o);
   std::vector<std::string> names;
   for (const auto& c : clients) names.push_back(c.name);
+  const std::vector<std::string> client_names = names;  // the replay command's --clients
 
   scenario::RunnerOptions runner_options;
   runner_options.work_dir = (fs::path(o.out) / "clients").string();
@@ -181,13 +218,15 @@ int run(Options& o) {
       static_cast<long long>(parse_duration("--batch-deadline", o.batch_deadline) * 1000));
   runner_options.batch_size = o.batch_size;
 
+  // The reference: canonical admission of requests (--servers) and the reference host (clients).
+  auto loaded = canonical::CanonicalValidator::from_ir(ir);
+  if (!loaded.ok()) throw Fatal("the schema does not load as canonical schemas: " + loaded.error().text());
+  for (const char* document : {"intercept-request", "intercept-response"})
+    if (!loaded.value().knows(document))
+      throw Fatal(std::string("the schema has no ") + document + " document");
   std::optional<canonical::CanonicalValidator> reference;
-  if (o.servers) {
-    auto loaded = canonical::CanonicalValidator::from_ir(ir);
-    if (!loaded.ok()) throw Fatal("the schema does not load as canonical schemas: " + loaded.error().text());
-    reference.emplace(std::move(loaded.value()));
-    names.insert(names.begin(), differential::kReferenceImplementation);
-  }
+  reference.emplace(std::move(loaded.value()));
+  names.insert(names.begin(), differential::kReferenceImplementation);
   ResultTable table(names);
   Tally tally;
   auto& [rows_total, skewed, completed, findings, broken, implementation_defined, by_class] = tally;
@@ -225,6 +264,8 @@ int run(Options& o) {
       for (const auto& note : runner.notes())
         std::cerr << "WARNING: client '" << c.name << "': " << note << "\n";
     }
+    for (const scenario::Row* row : runnable)
+      results[differential::kReferenceImplementation][row->id] = reference_result(*reference, *row);
     std::string prefix = files.size() > 1 ? fs::path(file.path).filename().string() + ": " : "";
     for (const auto& row : file.rows) {
       if (auto s = skew.find(row.id); s != skew.end()) {
@@ -233,15 +274,15 @@ int run(Options& o) {
       }
       scenario::ClientResults row_results;
       std::vector<std::string> cells;
-      for (const auto& c : clients) {
-        const scenario::RowResult& r = results[c.name][row.id];
-        row_results.emplace_back(c.name, &r);
+      for (const auto& name : names) {
+        const scenario::RowResult& r = results[name][row.id];
+        row_results.emplace_back(name, &r);
         cells.push_back(cell(row, r));
         if (r.status == "crash" || r.status == "timeout" || r.status == "protocol") ++broken;
       }
       std::vector<std::string> verdicts;
       for (const auto& d : scenario::compare_row(row, row_results)) {
-        std::string path = scenario::write_finding(o.out, row, d, row_results, {file.path, names});
+        std::string path = scenario::write_finding(o.out, row, d, row_results, {file.path, client_names});
         verdicts.push_back(d.cls + ": " + d.summary);
         ++findings;
         ++by_class[d.cls];
@@ -252,7 +293,8 @@ int run(Options& o) {
   }
   table.print(std::cout);
   std::cout << rows_total << " rows x " << clients.size()
-            << (o.servers ? " servers and the reference: " : " clients: ") << findings << " findings";
+            << (o.servers ? " servers and the reference: " : " clients and the reference: ") << findings
+            << " findings";
   for (const auto& [cls, n] : by_class) std::cout << ", " << n << " " << cls;
   if (implementation_defined)
     std::cout << ", " << implementation_defined << " implementation-defined (not failing)";
@@ -282,7 +324,8 @@ const Registration kScenarios{CommandSpec{
           ->required();
       // One value split here: a vector option would also swallow the positional files after it.
       run_cmd->add_option("--clients", o->clients_text,
-                          "Clients to run, comma-separated (default: every available one)");
+                          "SDK clients to run, comma-separated (default: every available one); the reference "
+                          "host (cpp) always runs first");
       run_cmd->add_option("--client-config", o->client_config,
                           "Client configuration (default adapters/clients.json)");
       run_cmd->add_option("--out", o->out, "Output folder: findings/ and the clients' batch folders");

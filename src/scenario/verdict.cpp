@@ -1,6 +1,9 @@
 // verdict.cpp: layer-3 verdicts.
 #include "scenario/verdict.hpp"
 
+#include <algorithm>
+
+#include "differential/impl_result.hpp"
 #include "json/equal.hpp"
 #include "scenario/server_admission.hpp"
 
@@ -129,6 +132,11 @@ ExpectationVerdict check_expectation(const Row& row, const RowResult& r) {
 std::vector<Difference> compare_row(const Row& row, const ClientResults& results) {
   std::vector<Difference> out;
   std::string type = event_type(row);
+  // The reference host, when it runs, is first and answered something comparable.
+  const RowResult* reference = nullptr;
+  if (!results.empty() && results.front().first == differential::kReferenceImplementation &&
+      answer_of(*results.front().second) != Answer::kNone)
+    reference = results.front().second;
   std::vector<std::pair<std::string, const RowResult*>> derived, rejected;
   for (const auto& [name, r] : results) {
     Answer a = answer_of(*r);
@@ -147,9 +155,47 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
     }
     d.bucket = d.cls + "/" + type + "/" + join(parts);
     d.summary = join(parts, ", ");
+    if (reference) {
+      // Blame follows the contract: the clients whose answer differs from the reference's.
+      d.clients.clear();
+      for (const auto& [name, r] : results)
+        if (r != reference && answer_of(*r) != Answer::kNone && answer_of(*r) != answer_of(*reference))
+          d.clients.push_back(name);
+      d.summary += " (deviating from the reference: " + join(d.clients, ", ") + ")";
+    }
     out.push_back(std::move(d));
   }
-  if (derived.size() >= 2) {
+  auto differing_keys = [&](const RowResult& a, const RowResult& b) {
+    std::vector<std::string> keys;
+    for (const auto& key : result_keys()) {
+      const json::Value* x = member(a, key);
+      const json::Value* y = member(b, key);
+      if (same(x, y) || (key == "input" && input_tolerated(row, x, y))) continue;
+      keys.push_back(key);
+    }
+    return keys;
+  };
+  if (derived.size() >= 2 && reference && answer_of(*reference) == Answer::kDerived) {
+    Difference d;
+    d.cls = "contextual-result";
+    std::vector<std::string> keys;
+    for (const auto& [name, r] : derived) {
+      if (r == reference) continue;
+      auto differ = differing_keys(*reference, *r);
+      if (differ.empty()) continue;
+      d.clients.push_back(name);
+      for (const auto& k : differ)
+        if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+    }
+    for (const auto& key : result_keys())  // in the contract's order
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) d.keys.push_back(key);
+    if (!d.keys.empty()) {
+      d.bucket = d.cls + "/" + type + "/" + join(d.keys);
+      d.summary = join(d.clients, ", ") + (d.clients.size() == 1 ? " differs" : " differ") +
+                  " from the reference on " + join(d.keys, ", ");
+      out.push_back(std::move(d));
+    }
+  } else if (derived.size() >= 2) {
     Difference d;
     d.cls = "contextual-result";
     for (const auto& key : result_keys()) {

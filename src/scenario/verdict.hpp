@@ -15,6 +15,9 @@
 //   differ on a result key (contextual-result, bucket naming the keys). Keys compared: decision,
 //   executed, input, messages, result, flow, continuationInstructions, continuationRemaining,
 //   injections; presence counts, values by semantic equality (exact decimals).
+// - Blame: when the reference host (named "cpp", first in the results) answered, the clients of a
+//   difference are the ones whose answer or result differs from the reference's, whatever the
+//   majority, and the keys of contextual-result are those where some client differs from it.
 // - Tolerance: at a boundary other than tool.before, when the row does not assert input, a native
 //   input placeholder (absent, null or {}) equals any other placeholder (Python writes {}, Rust
 //   null); an asserted input is always exact.

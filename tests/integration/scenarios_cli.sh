@@ -74,17 +74,17 @@ robustness)
       check "$kind: $r still passes" 'grep -qE "^ *$r +passed" "$OUT/$kind.txt"'
     done
   done
-  check "hang: the row is a timeout" 'grep -qE "bad-hang +timeout" "$OUT/hang.txt"'
-  check "crash: the row is a crash" 'grep -qE "bad-crash +crash" "$OUT/crash.txt"'
-  check "malformed report: the row is a protocol result" 'grep -qE "bad-malformed +protocol" "$OUT/malformed.txt"'
-  check "no report: the row is a protocol result" 'grep -qE "bad-no-report +protocol" "$OUT/no-report.txt"'
+  check "hang: the row is a timeout" 'grep -qE "bad-hang +passed +timeout" "$OUT/hang.txt"'
+  check "crash: the row is a crash" 'grep -qE "bad-crash +passed +crash" "$OUT/crash.txt"'
+  check "malformed report: the row is a protocol result" 'grep -qE "bad-malformed +passed +protocol" "$OUT/malformed.txt"'
+  check "no report: the row is a protocol result" 'grep -qE "bad-no-report +passed +protocol" "$OUT/no-report.txt"'
   check "the batch was split to find it" 'grep -q "split to find the row" "$OUT/crash.txt"'
   run flood scenarios run $FAKES --clients fake-a --out "$OUT/flood" "$D/robust-flood.json"
   check "stderr flood (64 MiB): every row still passes, exit 0" \
     '[ $status = 0 ] && [ "$(grep -cE "^ *(r1|r2|r3|bad-flood) +passed" "$OUT/flood.txt")" = 4 ]'
   check "stderr flood: only a bounded tail is kept" '[ "$(stat -c %s "$OUT"/flood/clients/fake-a/batch-1/stderr.txt)" -le 65536 ]'
   run partial scenarios run $FAKES --clients fake-a --out "$OUT/partial" "$D/robust-partial.json"
-  check "partial report: the missing row is a protocol result" 'grep -qE "bad-partial +protocol" "$OUT/partial.txt"'
+  check "partial report: the missing row is a protocol result" 'grep -qE "bad-partial +passed +protocol" "$OUT/partial.txt"'
   check "partial report: the others pass" 'grep -qE "^ *r3 +passed" "$OUT/partial.txt"'
   run extra scenarios run $FAKES --clients fake-a --out "$OUT/extra" "$D/robust-extra.json"
   check "results for ids not given are notes, not results" '[ $status = 0 ] && grep -q "a result for \"not-given\", a row it was not given" "$OUT/extra.txt"'
@@ -96,7 +96,9 @@ robustness)
   # The replay command as written, with the stand-ins' configuration and a fresh output folder.
   eval "\"$CC\" ${replay#crosscheck } $FAKES --out \"$OUT/replay\"" >"$OUT/replay.txt" 2>&1
   replay_status=$?
-  check "the finding's replay command reproduces it" '[ $replay_status = 1 ] && grep -q "contextual-result: fake-a vs fake-b" "$OUT/replay.txt"'
+  check "the finding's replay command reproduces it" '[ $replay_status = 1 ] && grep -q "contextual-result: fake-b differs from the reference on decision, executed" "$OUT/replay.txt"'
+  check "the reference (cpp) runs first and the blame goes to the client that differs from it" \
+    'grep -qE "^bad-differ +passed +passed +failed\(decision,executed\) +contextual-result: fake-b differs from the reference" "$OUT/differ.txt"'
   ;;
 servers)
   # Request admission (--servers) against the server stand-in of tests/fake_clients/fake_server.py.

@@ -84,6 +84,36 @@ TEST(Verdict, ClientsAreComparedRowByRow) {
   EXPECT_TRUE(compare_row(r, {{"a", &a}, {"same", &same}}).empty());
 }
 
+TEST(Verdict, BlameFollowsTheReferenceWhateverTheMajority) {
+  Row r = row("tool.before", R"("expected":{"decision":"allow"})");
+  RowResult ref = result("passed", R"({"decision":"allow","executed":true,"messages":[]})");
+  RowResult a = result("passed", R"({"decision":"allow","executed":false,"messages":[]})");
+  RowResult b = result("passed", R"({"decision":"allow","executed":false,"messages":[]})");
+  RowResult rejected = result("passed", R"({"rejected":true})");
+  // Two clients agree with each other against the reference: both are the ones that deviate.
+  auto diffs = compare_row(r, {{"cpp", &ref}, {"a", &a}, {"b", &b}});
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].bucket, "contextual-result/tool.before/executed");
+  EXPECT_EQ(diffs[0].clients, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(diffs[0].summary, "a, b differ from the reference on executed");
+  // One client with the reference, one against it: only that one.
+  diffs = compare_row(r, {{"cpp", &ref}, {"a", &a}, {"same", &ref}});
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].clients, (std::vector<std::string>{"a"}));
+  // Acceptance: the rejecting client deviates even when it is the majority.
+  diffs = compare_row(r, {{"cpp", &ref}, {"a", &rejected}, {"b", &rejected}});
+  ASSERT_FALSE(diffs.empty());
+  EXPECT_EQ(diffs[0].cls, "contextual-acceptance");
+  EXPECT_EQ(diffs[0].bucket, "contextual-acceptance/tool.before/cpp=derived,a=rejected,b=rejected");
+  EXPECT_EQ(diffs[0].clients, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(diffs[0].summary, "cpp=derived, a=rejected, b=rejected (deviating from the reference: a, b)");
+  // A reference that answered nothing comparable blames nobody in particular.
+  RowResult none = result("inapplicable", "null");
+  diffs = compare_row(r, {{"cpp", &none}, {"a", &ref}, {"b", &rejected}});
+  ASSERT_FALSE(diffs.empty());
+  EXPECT_EQ(diffs[0].clients, (std::vector<std::string>{"a", "b"}));
+}
+
 TEST(Verdict, InputPlaceholdersAreToleratedOnlyOffToolBoundariesAndWhenUnasserted) {
   RowResult py = result("passed", R"({"decision":"allow","input":{},"flow":"stop"})");
   RowResult rs = result("passed", R"({"decision":"allow","input":null,"flow":"stop"})");
