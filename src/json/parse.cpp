@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <deque>
 #include <iterator>
 #include <optional>
 #include <vector>
@@ -259,16 +258,13 @@ StringStatus decode_string(const char*& p, const char* end, std::string& out) {
 /// The fast path: a strict RFC 8259 recursive-descent parser straight into the tree, with no error
 /// reporting. It accepts only what the simdjson path accepts, building the same tree (same string
 /// decoding, same number grammar, same depth limit); on anything else it gives up and parse() runs
-/// the simdjson path, which finds the error and its position. One instance per thread: its scratch
-/// stacks keep their capacity between documents, so children are moved once into exact-size vectors.
+/// the simdjson path, which finds the error and its position.
 class FastParser {
  public:
   bool parse(std::string_view bytes, std::size_t max_depth, Value& out) {
     p_ = bytes.data();
     end_ = bytes.data() + bytes.size();
     max_depth_ = max_depth;
-    items_.clear();
-    members_.clear();
     skip_ws();
     if (!value(out, 0)) return false;
     skip_ws();
@@ -384,19 +380,21 @@ class FastParser {
     }
   }
 
+  // Children are built in place in their parent's vector: the recursion below fills the child's own
+  // vectors, never this one, so the reference to the element stays valid.
   bool array(Value& out, std::size_t depth) {
     if (depth >= max_depth_) return false;
     ++p_;
     skip_ws();
+    out = Value::array();
     if (p_ < end_ && *p_ == ']') {
       ++p_;
-      out = Value::array();
       return true;
     }
-    std::size_t mark = items_.size();
+    std::vector<Value>& items = out.items();
+    items.reserve(4);
     for (;;) {
-      // A deque: the element stays where it is while the recursion below appends to items_.
-      if (!value(items_.emplace_back(), depth + 1)) return false;
+      if (!value(items.emplace_back(), depth + 1)) return false;
       skip_ws();
       if (p_ == end_) return false;
       if (*p_ == ',') {
@@ -406,29 +404,25 @@ class FastParser {
       }
       if (*p_ != ']') return false;
       ++p_;
-      break;
+      return true;
     }
-    std::vector<Value> items(std::make_move_iterator(items_.begin() + static_cast<std::ptrdiff_t>(mark)),
-                             std::make_move_iterator(items_.end()));
-    items_.resize(mark);
-    out = Value::array(std::move(items));
-    return true;
   }
 
   bool object(Value& out, std::size_t depth) {
     if (depth >= max_depth_) return false;
     ++p_;
     skip_ws();
+    out = Value::object();
     if (p_ < end_ && *p_ == '}') {
       ++p_;
-      out = Value::object();
       return true;
     }
-    std::size_t mark = members_.size();
+    std::vector<Member>& members = out.members();
+    members.reserve(4);
     for (;;) {
       if (p_ == end_ || *p_ != '"') return false;
       ++p_;
-      Member& member = members_.emplace_back();
+      Member& member = members.emplace_back();
       if (!string(member.key)) return false;
       skip_ws();
       if (p_ == end_ || *p_ != ':') return false;
@@ -444,20 +438,13 @@ class FastParser {
       }
       if (*p_ != '}') return false;
       ++p_;
-      break;
+      return true;
     }
-    std::vector<Member> members(std::make_move_iterator(members_.begin() + static_cast<std::ptrdiff_t>(mark)),
-                                std::make_move_iterator(members_.end()));
-    members_.resize(mark);
-    out = Value::object(std::move(members));
-    return true;
   }
 
   const char* p_ = nullptr;
   const char* end_ = nullptr;
   std::size_t max_depth_ = 0;
-  std::deque<Value> items_;     // elements of the arrays still open, innermost last
-  std::deque<Member> members_;  // members of the objects still open, innermost last
 };
 
 // value::raw_json_token() cannot fail; document::raw_json_token() can.
@@ -718,7 +705,7 @@ Result<Value, ParseError> parse_prechecked(std::string_view bytes, const ParseLi
 
 Result<Value, ParseError> parse(std::string_view bytes, const ParseLimits& limits) {
   if (auto error = precheck(bytes, limits)) return *std::move(error);
-  thread_local FastParser fast;
+  FastParser fast;
   Value root;
   if (fast.parse(bytes, limits.max_depth, root)) return root;
   return parse_prechecked(bytes, limits);
