@@ -1,6 +1,7 @@
 // write.cpp: JSON text from the lossless tree (compact, pretty, and Python's indent=2 format).
 #include "json/write.hpp"
 
+#include <array>
 #include <cstdint>
 #include <unordered_map>
 #include <unordered_set>
@@ -50,6 +51,13 @@ std::size_t decode_wtf8(std::string_view s, std::size_t i, std::uint32_t& cp) {
   return 0;
 }
 
+/// The bytes a string is written with as they are: printable ASCII but '"' and '\\'.
+constexpr auto kVerbatim = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0x20; c < 0x80; ++c) table[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+  return table;
+}();
+
 void append_quoted(std::string& out, std::string_view s, bool ascii_only) {
   out.push_back('"');
   std::size_t i = 0;
@@ -57,11 +65,7 @@ void append_quoted(std::string& out, std::string_view s, bool ascii_only) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
       std::size_t run = i + 1;  // a run of bytes written as they are: one append, not one per byte
-      while (run < s.size()) {
-        unsigned char r = static_cast<unsigned char>(s[run]);
-        if (r < 0x20 || r >= 0x80 || r == '"' || r == '\\') break;
-        ++run;
-      }
+      while (run < s.size() && kVerbatim[static_cast<unsigned char>(s[run])]) ++run;
       out.append(s.data() + i, run - i);
       i = run;
       continue;
