@@ -32,6 +32,14 @@ struct ParseError {
 /// True when `bytes` is well-formed UTF-8 (RFC 3629: no surrogates, no overlongs).
 bool is_valid_utf8(std::string_view bytes);
 
+/// A hand-written strict parser builds the tree of every valid text; any input it refuses goes to the
+/// simdjson-driven parser below, which alone words the errors (so messages and positions are its own).
 Result<Value, ParseError> parse(std::string_view bytes, const ParseLimits& limits = {});
+
+namespace detail {
+/// The simdjson-driven parser alone (the error path of parse()), for tests that check that both
+/// paths build the same tree and refuse the same inputs.
+Result<Value, ParseError> parse_with_simdjson(std::string_view bytes, const ParseLimits& limits = {});
+}  // namespace detail
 
 }  // namespace crosscheck::json

@@ -1,8 +1,10 @@
 // write.cpp: JSON text from the lossless tree (compact, pretty, and Python's indent=2 format).
 #include "json/write.hpp"
 
+#include <array>
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace crosscheck::json {
 namespace {
@@ -49,14 +51,23 @@ std::size_t decode_wtf8(std::string_view s, std::size_t i, std::uint32_t& cp) {
   return 0;
 }
 
+/// The bytes a string is written with as they are: printable ASCII but '"' and '\\'.
+constexpr auto kVerbatim = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0x20; c < 0x80; ++c) table[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+  return table;
+}();
+
 void append_quoted(std::string& out, std::string_view s, bool ascii_only) {
   out.push_back('"');
   std::size_t i = 0;
   while (i < s.size()) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-      out.push_back(static_cast<char>(c));
-      ++i;
+      std::size_t run = i + 1;  // a run of bytes written as they are: one append, not one per byte
+      while (run < s.size() && kVerbatim[static_cast<unsigned char>(s[run])]) ++run;
+      out.append(s.data() + i, run - i);
+      i = run;
       continue;
     }
     switch (c) {
@@ -120,6 +131,26 @@ void append_quoted(std::string& out, std::string_view s, bool ascii_only) {
   out.push_back('"');
 }
 
+/// Whether two members share a key: pairwise for the small objects messages are made of (no
+/// allocation), by a hash set beyond.
+bool has_duplicate_keys(const std::vector<Member>& members) {
+  constexpr std::size_t kPairwise = 16;
+  if (members.size() <= kPairwise) {
+    for (std::size_t i = 1; i < members.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (members[i].key == members[j].key) return true;
+      }
+    }
+    return false;
+  }
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(members.size());
+  for (const auto& m : members) {
+    if (!seen.insert(m.key).second) return true;
+  }
+  return false;
+}
+
 struct Writer {
   const WriteOptions& options;
   const char* item_sep;  // between members/elements when not pretty
@@ -129,6 +160,15 @@ struct Writer {
   void newline(int depth) {
     out.push_back('\n');
     out.append(static_cast<std::size_t>(options.indent * depth), ' ');
+  }
+
+  void write_member(bool& first, const std::string& key, const Value& value, int depth) {
+    if (!first) out += item_sep;
+    first = false;
+    if (options.indent >= 0) newline(depth + 1);
+    append_quoted(out, key, options.ascii_only);
+    out += key_sep;
+    write(value, depth + 1);
   }
 
   void write(const Value& v, int depth) {
@@ -168,10 +208,18 @@ struct Writer {
           out += "{}";
           return;
         }
-        // Positions of the members to write: all of them, or the first of each key when collapsing.
+        if (!options.collapse_duplicates || !has_duplicate_keys(members)) {
+          out.push_back('{');
+          bool first = true;
+          for (const auto& m : members) write_member(first, m.key, m.value, depth);
+          if (options.indent >= 0) newline(depth);
+          out.push_back('}');
+          return;
+        }
+        // Duplicates to collapse: the first position of each key, with its last value.
         std::vector<std::pair<const std::string*, const Value*>> chosen;
         chosen.reserve(members.size());
-        if (options.collapse_duplicates) {
+        {
           std::unordered_map<std::string_view, std::size_t> index;
           for (const auto& m : members) {
             auto [it, fresh] = index.emplace(m.key, chosen.size());
@@ -180,19 +228,10 @@ struct Writer {
             else
               chosen[it->second].second = &m.value;  // last value wins, first position kept
           }
-        } else {
-          for (const auto& m : members) chosen.emplace_back(&m.key, &m.value);
         }
         out.push_back('{');
         bool first = true;
-        for (const auto& [key, value] : chosen) {
-          if (!first) out += item_sep;
-          first = false;
-          if (options.indent >= 0) newline(depth + 1);
-          append_quoted(out, *key, options.ascii_only);
-          out += key_sep;
-          write(*value, depth + 1);
-        }
+        for (const auto& [key, value] : chosen) write_member(first, *key, *value, depth);
         if (options.indent >= 0) newline(depth);
         out.push_back('}');
         return;

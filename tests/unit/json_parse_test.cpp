@@ -1,6 +1,12 @@
 // Tests of strict parsing into the lossless tree: what is kept, what is rejected and where.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "json/parse.hpp"
 #include "json/write.hpp"
 
@@ -162,6 +168,131 @@ TEST(JsonParse, ParsesScalarDocuments) {
   EXPECT_EQ(ok("-12.5e3").number_text(), "-12.5e3");
   EXPECT_TRUE(ok("{}").is_object());
   EXPECT_TRUE(ok("[]").is_array());
+}
+
+// parse() builds valid texts on its own fast path and hands everything else to the simdjson path:
+// both must give the same tree (compared by the lossless compact spelling, which keeps order,
+// duplicates, number spelling and lone surrogates) or the same error, message and position included.
+void expect_same_as_simdjson_path(std::string_view text, const ParseLimits& limits = {}) {
+  auto fast = parse(text, limits);
+  auto reference = detail::parse_with_simdjson(text, limits);
+  ASSERT_EQ(fast.ok(), reference.ok())
+      << "input: " << text
+      << "\nsimdjson path: " << (reference.ok() ? "accepted" : reference.error().message());
+  if (fast.ok()) {
+    EXPECT_EQ(write(*fast), write(*reference)) << "input: " << text;
+  } else {
+    EXPECT_EQ(fast.error().message(), reference.error().message()) << "input: " << text;
+    EXPECT_EQ(fast.error().offset, reference.error().offset) << "input: " << text;
+  }
+}
+
+TEST(JsonParse, FastPathAgreesWithTheSimdjsonPathOnEdgeCases) {
+  for (const char* text : {"",
+                           " ",
+                           "null",
+                           " true ",
+                           "false",
+                           "nul",
+                           "truex",
+                           "[true,false,null]",
+                           "[truefalse]",
+                           "0",
+                           "-0",
+                           "-",
+                           "01",
+                           "1.",
+                           ".5",
+                           "1e",
+                           "1e+",
+                           "1E-7",
+                           "-1.5e300",
+                           "1a",
+                           "[1 2]",
+                           "[1,]",
+                           "[,1]",
+                           "[1]]",
+                           "[[]",
+                           "{}",
+                           "{\"a\":1,}",
+                           "{\"a\" 1}",
+                           "{\"a\":}",
+                           "{1:2}",
+                           "{\"a\":1 \"b\":2}",
+                           "{\"a\":1}x",
+                           "1 2",
+                           "\"abc\"",
+                           "\"a\\u00e9\\ud83d\\ude00\\ud800\\udc00\\ud800x\\udc00\"",
+                           "\"\\ud800\\u0041\"",
+                           "\"\\ud83d\"",
+                           "\"\\x\"",
+                           "\"\\u12\"",
+                           "\"\\u12g4\"",
+                           "\"a\nb\"",
+                           "\"a\tb\"",
+                           "\"\x7f\"",
+                           "\"unterminated",
+                           "\"\\",
+                           "\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"",
+                           "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"",
+                           "\"\xc3\"",
+                           "\xef\xbb\xbf{}",
+                           "\t\r\n [ \t1 , \n2 ]\r\n",
+                           "[\"0123456789abcdef0123456789abcdef\\n0123456789abcdef\"]",
+                           "{\"b\":1,\"a\":2,\"b\":3}",
+                           "[{\"k\":[{\"k\":[]}]}]",
+                           "[1,[2,[3,[4]]]]",
+                           "{\"a\":[1,{\"b\":null}]]}"}) {
+    expect_same_as_simdjson_path(text);
+  }
+  ParseLimits shallow;
+  shallow.max_depth = 3;
+  for (const char* text : {"[[[]]]", "[[[[]]]]", "{\"a\":{\"b\":{}}}", "{\"a\":{\"b\":{\"c\":{}}}}",
+                           "[[[1]]]", "[[{}]]", "[[[{}]]]"}) {
+    expect_same_as_simdjson_path(text, shallow);
+  }
+  ParseLimits small;
+  small.max_bytes = 8;
+  expect_same_as_simdjson_path("[1,2,3,4,5]", small);
+  expect_same_as_simdjson_path("[1,2,3]", small);
+}
+
+TEST(JsonParse, FastPathAgreesWithTheSimdjsonPathOnCorpusFilesAndTheirMutations) {
+  std::vector<std::string> texts;
+  for (const char* dir : {"/fuzz/corpus/fuzz_json", "/fuzz/corpus/fuzz_decode",
+                          "/fuzz/corpus/fuzz_structured", "/corpus/examples", "/bench/payloads"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(CROSSCHECK_SOURCE_DIR) + dir)) {
+      std::ifstream in(entry.path(), std::ios::binary);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      texts.push_back(ss.str());
+      if (texts.back().size() > 1) texts.push_back(texts.back().substr(1));  // without the fuzz root byte
+    }
+  }
+  ASSERT_GT(texts.size(), 100u);
+  const std::string replacements = "\"\\,:[]{}0-e.tn \x01\xff";
+  std::size_t accepted = 0, checked = 0;
+  for (const std::string& text : texts) {
+    expect_same_as_simdjson_path(text);
+    if (text.empty()) continue;
+    for (std::size_t k = 0; k < 48; ++k) {
+      std::size_t at = (k * 7919 + text.size() / 2) % text.size();
+      char replacement = replacements[(k + at) % replacements.size()];
+      std::string replaced = text, removed = text, doubled = text;
+      replaced[at] = replacement;
+      removed.erase(at, 1);
+      doubled.insert(at, 1, text[at]);
+      for (const std::string& mutant : {text.substr(0, at), replaced, removed, doubled}) {
+        expect_same_as_simdjson_path(mutant);
+        accepted += parse(mutant).ok();
+        ++checked;
+      }
+      if (HasFailure()) return;
+    }
+  }
+  // Both paths were exercised: some mutants stay valid JSON, most do not.
+  EXPECT_GT(accepted, checked / 50);
+  EXPECT_LT(accepted, checked / 2);
 }
 
 }  // namespace

@@ -57,11 +57,55 @@ std::size_t Checker::KeyHash::operator()(const Key& key) const {
   return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
 }
 
+std::size_t Checker::Memo::index_of(const Key& key) const {
+  // Fibonacci hashing of both addresses; the top bits index the table.
+  auto a = reinterpret_cast<std::uintptr_t>(key.node), b = reinterpret_cast<std::uintptr_t>(key.value);
+  std::uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL);
+  h ^= h >> 29;
+  return static_cast<std::size_t>(h * 0x9E3779B97F4A7C15ULL >> 32) & (slots_.size() - 1);
+}
+
+Status* Checker::Memo::find(const Key& key) {
+  if (slots_.empty()) return nullptr;
+  for (std::size_t i = index_of(key);; i = (i + 1) & (slots_.size() - 1)) {
+    Slot& slot = slots_[i];
+    if (slot.key == key) return &slot.status;
+    if (slot.key.node == nullptr) return nullptr;
+  }
+}
+
+Status* Checker::Memo::find_or_insert(const Key& key, bool& fresh) {
+  if ((size_ + 1) * 2 > slots_.size()) grow();
+  for (std::size_t i = index_of(key);; i = (i + 1) & (slots_.size() - 1)) {
+    Slot& slot = slots_[i];
+    if (slot.key == key) {
+      fresh = false;
+      return &slot.status;
+    }
+    if (slot.key.node == nullptr) {
+      slot.key = key;
+      slot.status = Status::kInProgress;
+      ++size_;
+      fresh = true;
+      return &slot.status;
+    }
+  }
+}
+
+void Checker::Memo::grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+  for (const Slot& slot : old) {
+    if (slot.key.node == nullptr) continue;
+    std::size_t i = index_of(slot.key);
+    while (slots_[i].key.node != nullptr) i = (i + 1) & (slots_.size() - 1);
+    slots_[i] = slot;
+  }
+}
+
 Checker::Checker(const SchemaIndex& index, CoverageSink* coverage, std::size_t max_depth,
                  std::size_t max_diagnostics)
-    : index_(index), coverage_(coverage), max_depth_(max_depth), max_diagnostics_(max_diagnostics) {
-  memo_.reserve(64);
-}
+    : index_(index), coverage_(coverage), max_depth_(max_depth), max_diagnostics_(max_diagnostics) {}
 
 Status Checker::run(const Shape& shape, const Value& value, std::vector<Diagnostic>& out) {
   Status result = status(shape, value, 0, true);
@@ -80,11 +124,12 @@ Status Checker::status(const Shape& node, const Value& value, std::size_t depth,
   if (!memoize && !is_composite(node.kind)) return evaluate(node, value, depth);
   // A pair met again while it is still being checked is a reference cycle that consumes no input:
   // the SDKs would recurse until their stack gives out; here it is an error.
-  auto [it, fresh] = memo_.try_emplace(Key{&node, &value}, Status::kInProgress);
-  if (!fresh) return it->second == Status::kInProgress ? Status::kError : it->second;
-  Status& slot = it->second;  // stays valid when the map rehashes (its nodes do not move)
+  Key key{&node, &value};
+  bool fresh = false;
+  Status* slot = memo_.find_or_insert(key, fresh);
+  if (!fresh) return *slot == Status::kInProgress ? Status::kError : *slot;
   Status result = evaluate(node, value, depth);
-  slot = result;
+  *memo_.find(key) = result;  // found again: the evaluation may have grown the table
   return result;
 }
 
@@ -248,7 +293,7 @@ void Checker::add(const char* code, Severity severity, std::string message) {
 void Checker::emit(const Shape& node, const Value& value, std::size_t depth) {
   if (out_->size() >= max_diagnostics_) return;
   Key key{&node, &value};
-  if (auto it = memo_.find(key); it != memo_.end() && it->second == Status::kClean) return;
+  if (const Status* known = memo_.find(key); known && *known == Status::kClean) return;
   if (is_composite(node.kind) && !emitting_.insert(key).second) {
     add("invalid_type", Severity::kError,
         "schema reference cycle at this value (the schema never consumes input)");

@@ -47,6 +47,26 @@ class Checker {
   struct KeyHash {
     std::size_t operator()(const Key& key) const;
   };
+  /// Key -> Status by open addressing in one array: a decode inserts one entry per composite pair,
+  /// and a node-based map spent an allocation on each.
+  class Memo {
+   public:
+    /// The entry of `key`; absent, it is inserted as kInProgress and `fresh` is set. The pointer is
+    /// valid until the next insertion.
+    Status* find_or_insert(const Key& key, bool& fresh);
+    /// The entry of `key`, or nullptr.
+    Status* find(const Key& key);
+
+   private:
+    struct Slot {
+      Key key{nullptr, nullptr};
+      Status status = Status::kClean;
+    };
+    std::size_t index_of(const Key& key) const;
+    void grow();
+    std::vector<Slot> slots_;  // empty slots have a null node; the size is a power of two
+    std::size_t size_ = 0;
+  };
   struct Problem {
     const char* code = "";
     Severity severity = Severity::kError;
@@ -80,7 +100,7 @@ class Checker {
   CoverageSink* coverage_;
   std::size_t max_depth_;
   std::size_t max_diagnostics_;
-  std::unordered_map<Key, Status, KeyHash> memo_;
+  Memo memo_;
   std::unordered_set<Key, KeyHash> emitting_;  // pass 2 pairs on the stack
   std::vector<Diagnostic>* out_ = nullptr;
   std::string path_;
