@@ -68,6 +68,9 @@ std::vector<std::string> canonical_traits(std::string_view input,
   if (traits.deep_nesting) out.insert("deep-nesting");
   if (traits.lone_surrogate) out.insert("lone-surrogate");
   if (traits.long_number) out.insert("long-number");
+  // A number beyond the double range anywhere, an unknown member's value included: an engine that
+  // reads numbers as doubles holds an infinity there (Python's validating loads refuses it).
+  if (traits.huge_exponent) out.insert("huge-exponent");
   if (traits.invalid_utf8) out.insert("invalid-utf8");
   return {out.begin(), out.end()};
 }

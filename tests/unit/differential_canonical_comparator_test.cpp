@@ -105,6 +105,14 @@ TEST(CanonicalComparator, ReferenceTraitsMakeItImplementationDefined) {
   ASSERT_EQ(ds.size(), 1u);
   EXPECT_TRUE(ds[0].implementation_defined);
   EXPECT_EQ(canonical_traits(R"({"x": "\ud800"})", {}), std::vector<std::string>{"lone-surrogate"});
+  // A number beyond the double range in a member no keyword checks (seen: Python's validating parse
+  // refuses -1E400 in an extension member that its decode accepts).
+  ds = compare_canonical(R"({"x-ext": -1E400})",
+                         {verdict("cpp", Verdict::kValid), verdict("python", Verdict::kInvalid)}, {});
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_TRUE(ds[0].implementation_defined);
+  EXPECT_EQ(canonical_traits(R"({"x-ext": -1E400})", {}), std::vector<std::string>{"huge-exponent"});
+  EXPECT_TRUE(canonical_traits(R"({"x-ext": -1E300})", {}).empty());
 }
 
 TEST(CanonicalComparator, CanonicallyValidButStructurallyRejectedIsLayerInconsistency) {
