@@ -163,11 +163,22 @@ void print_classification(std::ostream& out, const Baseline& baseline, const Cla
       << " not applicable\n";
 }
 
+namespace check_key {
+// The members of baseline-check.json that its reader reads back (schemas/baseline-check.schema.json).
+constexpr const char* kBaseline = "baseline";
+constexpr const char* kNew = "new";
+constexpr const char* kKnown = "known";
+constexpr const char* kBucket = "bucket";
+constexpr const char* kReferenceWrong = "referenceWrong";
+constexpr const char* kEntries = "entries";
+constexpr const char* kStale = "stale";
+}  // namespace check_key
+
 json::Value classification_to_json(const Baseline& baseline, const std::vector<std::string>& runs,
                                    const Classification& c, bool strict) {
   Value o = Value::object();
   o.add("format", Value::string(run::kBaselineCheckFormat));
-  o.add("baseline", Value::string(baseline.path));
+  o.add(check_key::kBaseline, Value::string(baseline.path));
   Value r = Value::array();
   for (const auto& x : runs) r.push(Value::string(x));
   o.add("runs", std::move(r));
@@ -175,27 +186,27 @@ json::Value classification_to_json(const Baseline& baseline, const std::vector<s
   Value fresh = Value::array(), known = Value::array();
   for (const auto& b : c.buckets) {
     Value x = Value::object();
-    x.add("bucket", Value::string(b.bucket));
+    x.add(check_key::kBucket, Value::string(b.bucket));
     x.add("signature", Value::string(b.signature));
     x.add("class", Value::string(b.cls));
     x.add("roots", string_array(b.roots));
     x.add("implementations", string_array(b.implementations));
     x.add("deviating", string_array({b.blame.deviating.begin(), b.blame.deviating.end()}));
     x.add("blameBasis", Value::string(verdict::basis_name(b.blame.basis)));
-    x.add("referenceWrong", Value::boolean(b.reference_wrong));
+    x.add(check_key::kReferenceWrong, Value::boolean(b.reference_wrong));
     x.add("implementationDefined", Value::boolean(!b.contract));
     x.add("occurrences", count(b.occurrences));
-    x.add("entries", string_array(b.entries));
+    x.add(check_key::kEntries, string_array(b.entries));
     x.add("witness", Value::string(b.witness.finding));
     x.add("replay", Value::string(b.witness.replay));
     (b.is_new ? fresh : known).push(std::move(x));
   }
-  o.add("new", std::move(fresh));
-  o.add("known", std::move(known));
+  o.add(check_key::kNew, std::move(fresh));
+  o.add(check_key::kKnown, std::move(known));
   Value stale = Value::array(), na = Value::array();
   for (const auto& id : c.stale) stale.push(Value::string(id));
   for (const auto& id : c.not_applicable) na.push(Value::string(id));
-  o.add("stale", std::move(stale));
+  o.add(check_key::kStale, std::move(stale));
   o.add("notApplicable", std::move(na));
   Value counts = Value::object();
   counts.add("new", count(c.new_contract));
@@ -207,6 +218,30 @@ json::Value classification_to_json(const Baseline& baseline, const std::vector<s
   o.add("exitCode", count(static_cast<std::size_t>(v.exit_code())));
   o.add("verdict", verdict::to_json(v));
   return o;
+}
+
+std::optional<RecordedCheck> read_baseline_check(const std::filesystem::path& dir) {
+  const std::filesystem::path file = dir / run::kBaselineCheckFile;
+  json::Value check = run::read_json_object(file);
+  if (check.is_null()) return std::nullopt;
+  run::require_format(file, check, run::kBaselineCheckFormat);
+  run::require_schema(file, check, run::kBaselineCheckSchema);
+  RecordedCheck out;
+  out.baseline = check.find(check_key::kBaseline)->string_value();
+  for (const char* group : {check_key::kNew, check_key::kKnown}) {
+    for (const auto& k : check.find(group)->items()) {
+      RecordedCheck::Bucket b;
+      b.bucket = k.find(check_key::kBucket)->string_value();
+      b.known = group == check_key::kKnown;
+      if (const Value* wrong = k.find(check_key::kReferenceWrong)) b.reference_wrong = wrong->as_bool();
+      if (const Value* ids = k.find(check_key::kEntries)) {
+        for (const auto& id : ids->items()) b.entries.push_back(id.string_value());
+      }
+      out.buckets.push_back(std::move(b));
+    }
+  }
+  for (const auto& s : check.find(check_key::kStale)->items()) out.stale.push_back(s.string_value());
+  return out;
 }
 
 std::vector<Entry> entries_for_new(const Baseline& baseline, const Classification& c, bool strict) {

@@ -11,6 +11,7 @@
 // run, and matrix-only entries (cases, no bucket), are not applicable to it.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <ostream>
 #include <set>
@@ -61,6 +62,25 @@ void print_classification(std::ostream& out, const Baseline& baseline, const Cla
 /// The machine-readable result (format "crosscheck-baseline-check/1").
 json::Value classification_to_json(const Baseline& baseline, const std::vector<std::string>& runs,
                                    const Classification& c, bool strict);
+
+/// What a recorded check (DIR/baseline-check.json) says, as the report needs it: the baseline it
+/// was against, each bucket it sorted (new or known, the entries that know it, whether an entry
+/// moves the blame to the reference) and the stale entries. The one reader of the file that
+/// classification_to_json writes.
+struct RecordedCheck {
+  struct Bucket {
+    std::string bucket;
+    bool known = false;
+    bool reference_wrong = false;
+    std::vector<std::string> entries;
+  };
+  std::string baseline;
+  std::vector<Bucket> buckets;
+  std::vector<std::string> stale;
+};
+/// DIR/baseline-check.json, or nullopt when there is none. Fatal (exit 2) naming the file, the JSON
+/// Pointer and the expectation when it is of another format version or breaks its schema.
+std::optional<RecordedCheck> read_baseline_check(const std::filesystem::path& dir);
 
 /// One entry per new contract bucket (and new implementation-defined one when `strict`: what makes
 /// check fail) for a person to triage: reason "TODO: triage", link "TODO: link",

@@ -26,11 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 using differential::DivergenceClass;
 
-std::string string_field(const json::Value& o, const char* key) {
-  const json::Value* v = o.is_object() ? o.find(key) : nullptr;
-  return v && v->is_string() ? v->string_value() : "";
-}
-
 /// A finding file, refused (exit 2) naming it, the JSON Pointer and the expectation when it does not
 /// fit its schema or comes from another version.
 run::Finding load_finding(const fs::path& p) {
@@ -80,16 +75,11 @@ void apply_baseline(RunData& data, const fs::path& root, const LoadOptions& opti
     return;
   }
   const fs::path check_file = root / run::kBaselineCheckFile;
-  json::Value check = run::read_json_object(check_file);
-  if (check.is_null()) return;
-  run::require_format(check_file, check, run::kBaselineCheckFormat);
-  const std::string named = string_field(check, "baseline");
+  std::optional<baseline::RecordedCheck> check = baseline::read_baseline_check(root);
+  if (!check) return;
+  const std::string& named = check->baseline;
   std::set<std::string> listed;
-  for (const char* group : {"new", "known"}) {
-    if (const json::Value* list = check.find(group); list && list->is_array()) {
-      for (const auto& k : list->items()) listed.insert(string_field(k, "bucket"));
-    }
-  }
+  for (const auto& k : check->buckets) listed.insert(k.bucket);
   std::size_t missing = 0;
   for (const auto& b : data.buckets) missing += !listed.count(b.id);
   if (missing) {
@@ -114,32 +104,15 @@ void apply_baseline(RunData& data, const fs::path& root, const LoadOptions& opti
   for (auto& b : data.buckets) by_id[b.id] = &b;
   data.baseline = named;
   data.baseline_origin = "baseline-check.json";
-  for (const char* group : {"new", "known"}) {
-    if (const json::Value* list = check.find(group); list && list->is_array()) {
-      for (const auto& k : list->items()) {
-        auto it = by_id.find(string_field(k, "bucket"));
-        const json::Value* wrong = k.find("referenceWrong");
-        if (it != by_id.end() && wrong && wrong->is_bool()) it->second->reference_wrong = wrong->as_bool();
-      }
-    }
+  for (const auto& k : check->buckets) {
+    auto it = by_id.find(k.bucket);
+    if (it == by_id.end()) continue;
+    it->second->reference_wrong = k.reference_wrong;
+    if (!k.known) continue;
+    it->second->known = true;
+    it->second->known_entries.insert(it->second->known_entries.end(), k.entries.begin(), k.entries.end());
   }
-  if (const json::Value* known = check.find("known"); known && known->is_array()) {
-    for (const auto& k : known->items()) {
-      auto it = by_id.find(string_field(k, "bucket"));
-      if (it == by_id.end()) continue;
-      it->second->known = true;
-      if (const json::Value* ids = k.find("entries"); ids && ids->is_array()) {
-        for (const auto& id : ids->items()) {
-          if (id.is_string()) it->second->known_entries.push_back(id.string_value());
-        }
-      }
-    }
-  }
-  if (const json::Value* stale = check.find("stale"); stale && stale->is_array()) {
-    for (const auto& s : stale->items()) {
-      if (s.is_string()) data.stale_entries.push_back(s.string_value());
-    }
-  }
+  data.stale_entries.insert(data.stale_entries.end(), check->stale.begin(), check->stale.end());
 }
 
 void add_unique(std::vector<std::string>& list, const std::string& s) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "differential/canonical_comparator.hpp"
 #include "differential/comparator.hpp"
 #include "json/write.hpp"
 
@@ -161,6 +162,7 @@ TEST(BaselineFile, TheShippedEntriesCoverTheirWitnesses) {
   std::size_t checked = 0;
   for (const auto& e : b->entries) {
     if (!e.witness || !e.witness->input) continue;
+    if (e.bucket && e.bucket->rfind("canonical|", 0) == 0) continue;  // layer 2: the next test
     const std::string& in = *e.witness->input;
     auto parsed = result("cpp", Outcome::kAccepted);
     parsed.encoded = in;
@@ -182,6 +184,46 @@ TEST(BaselineFile, TheShippedEntriesCoverTheirWitnesses) {
     ++checked;
   }
   EXPECT_EQ(checked, 4u);
+}
+
+// The shipped layer-2 entries recognise the canonical comparator's divergences on their witnesses,
+// with the answers recorded in docs/findings.md (§9, §10).
+TEST(BaselineFile, TheShippedLayerTwoEntriesCoverTheirWitnesses) {
+  using differential::Outcome;
+  using differential::Verdict;
+  std::string path = std::string(CROSSCHECK_TEST_DATA) + "/baseline/known.json";
+  auto b = parse_baseline(slurp(path), path);
+  ASSERT_TRUE(b.ok()) << b.error();
+  auto validated = [](std::string impl, Verdict v, std::string message = "") {
+    differential::ValidateResult r;
+    r.implementation = std::move(impl);
+    r.verdict = v;
+    if (!message.empty()) r.message = std::move(message);
+    return r;
+  };
+  std::size_t checked = 0;
+  for (const auto& e : b->entries) {
+    if (!e.witness || !e.witness->input || !e.bucket || e.bucket->rfind("canonical|", 0) != 0) continue;
+    std::vector<differential::ValidateResult> validations;
+    std::vector<differential::ImplResult> decodes;
+    if (e.id == "sdk-0.10.1-python-validator-non-object") {
+      validations = {validated("cpp", Verdict::kInvalid),
+                     validated("python", Verdict::kError, "AttributeError"),
+                     validated("rust", Verdict::kInvalid)};
+      decodes = {result("cpp", Outcome::kRejected, {{"", "invalid_type", "error"}})};
+    } else {  // the oneOf the codecs call ambiguous: cpp canonically valid, Python's validator runs its codec
+      validations = {validated("cpp", Verdict::kValid),
+                     validated("python", Verdict::kInvalid, "Generated codec")};
+      decodes = {result("cpp", Outcome::kRejected, {{"", "ambiguous_union", "error"}}),
+                 result("python", Outcome::kRejected, {{"", "ambiguous_union", "error"}})};
+    }
+    auto found = differential::compare_canonical(*e.witness->input, validations, decodes);
+    bool covered = false;
+    for (const auto& d : found) covered = covered || matches_divergence(e, e.witness->root, d);
+    EXPECT_TRUE(covered) << e.id << ": " << (found.empty() ? "no divergence" : found.front().signature);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 3u);
 }
 
 TEST(BaselineFile, BadFilesNameTheFileTheEntryAndTheField) {

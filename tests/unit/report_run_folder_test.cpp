@@ -234,10 +234,34 @@ TEST_F(RunFolder, IncompleteOrForeignFoldersAreRefusedNamingTheFile) {
   EXPECT_NE(message().find("run.json: missing"), std::string::npos);
 }
 
+/// A baseline-check.json that fits its schema: `known` and `fresh` are bucket items' extra members
+/// (bucket id first), as `baseline check` writes them.
+std::string recorded_check(const std::string& baseline, const std::vector<std::string>& known,
+                           const std::vector<std::string>& fresh, const std::vector<std::string>& stale) {
+  auto items = [](const std::vector<std::string>& list) {
+    std::string out;
+    for (const auto& extra : list)
+      out += std::string(out.empty() ? "" : ",") + "{" + extra +
+             ",\"class\":\"acceptance\",\"roots\":[],\"implementations\":[],\"implementationDefined\":false,"
+             "\"occurrences\":1,\"witness\":\"\",\"replay\":\"\"" +
+             (extra.find("\"entries\"") == std::string::npos ? ",\"entries\":[]" : "") + "}";
+    return out;
+  };
+  std::string stale_list;
+  for (const auto& id : stale) stale_list += std::string(stale_list.empty() ? "" : ",") + "\"" + id + "\"";
+  return "{\"format\":\"crosscheck-baseline-check/1\",\"baseline\":\"" + baseline +
+         "\",\"runs\":[],\"strict\":false,\"new\":[" + items(fresh) + "],\"known\":[" + items(known) +
+         "],\"stale\":[" + stale_list +
+         "],\"notApplicable\":[],\"counts\":{\"new\":0,\"newImplementationDefined\":0,\"known\":0,"
+         "\"stale\":0},\"exitCode\":0,\"verdict\":{\"fails\":false,\"exitCode\":0,\"strict\":false,"
+         "\"baseline\":null,\"newContract\":0,\"newImplementationDefined\":0,\"known\":0,\"stale\":0,"
+         "\"failingStale\":0}}";
+}
+
 TEST_F(RunFolder, ABaselineCheckInTheFolderMarksKnownBuckets) {
   write(dir / "baseline-check.json",
-        "{\"format\":\"crosscheck-baseline-check/1\",\"baseline\":\"known.json\",\"known\":[{\"bucket\":"
-        "\"c0ffee0000000001\",\"entries\":[\"planted\"]}],\"stale\":[\"old-entry\"]}");
+        recorded_check("known.json", {"\"bucket\":\"c0ffee0000000001\",\"entries\":[\"planted\"]"}, {},
+                       {"old-entry"}));
   RunData run = load_run(dir.string());
   ASSERT_EQ(run.buckets.size(), 2u);
   const auto& known = *std::find_if(run.buckets.begin(), run.buckets.end(),
@@ -334,10 +358,9 @@ TEST_F(RunFolder, EveryFormatBlamesTheSdksThatBreakTheContractNotTheReference) {
       std::string::npos);
   // The same through the check recorded in the folder (what fuzz --baseline and the CI scripts leave).
   write(dir / "baseline-check.json",
-        "{\"format\":\"crosscheck-baseline-check/1\",\"baseline\":\"gone.json\",\"known\":[{\"bucket\":\"" +
-            id +
-            "\",\"entries\":[\"decoder-wrong\"],\"referenceWrong\":true}],\"new\":[{\"bucket\":"
-            "\"c0ffee0000000001\"},{\"bucket\":\"bad0000000000002\"}]}");
+        recorded_check("gone.json",
+                       {"\"bucket\":\"" + id + "\",\"entries\":[\"decoder-wrong\"],\"referenceWrong\":true"},
+                       {"\"bucket\":\"c0ffee0000000001\"", "\"bucket\":\"bad0000000000002\""}, {}));
   run = load_run(dir.string());
   EXPECT_EQ(run.baseline_origin, "baseline-check.json");
   const Bucket& recorded =
