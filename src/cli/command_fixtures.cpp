@@ -182,7 +182,8 @@ const Registration kFixtures{CommandSpec{
     "fixtures",
     "Upstream fixture folders (manifest.json): 'fixtures run DIR' checks every implementation at both layers",
     "  crosscheck fixtures run path/to/agent-hooks-protocol/fixtures/draft\n"
-    "  crosscheck fixtures run --adapters cpp,python,rust --json fixtures.json tests/data/fixtures/upstream-layout/fixtures/draft\n"
+    "  crosscheck fixtures run --adapters cpp,python,rust --json fixtures.json "
+    "tests/data/fixtures/upstream-layout/fixtures/draft\n"
     "  crosscheck fixtures run --baseline tests/data/baseline/known.json path/to/fixtures/draft\n"
     "Exit status: 0 every case as expected (or known), 1 a case fails or a known-failure entry is stale,\n"
     "2 usage or input (manifest missing or malformed, a file missing or with another sha256), 3 adapter.\n",

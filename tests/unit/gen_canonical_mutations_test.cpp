@@ -23,16 +23,7 @@
 namespace crosscheck::gen {
 namespace {
 
-const canonical::CanonicalValidator& real_validator() {
-  static const std::unique_ptr<canonical::CanonicalValidator> validator = [] {
-    const auto& real = testing::real_schema();
-    if (!real.ir) return std::unique_ptr<canonical::CanonicalValidator>();
-    auto v = canonical::CanonicalValidator::from_ir(*real.ir);
-    if (!v.ok()) return std::unique_ptr<canonical::CanonicalValidator>();
-    return std::make_unique<canonical::CanonicalValidator>(std::move(v.value()));
-  }();
-  return *validator;
-}
+using testing::real_validator;
 
 /// One mutant with what the test needs to judge it: the original, the mutant parsed, the verdict
 /// and the schema nodes at the mutant's path in the original.

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "canonical/canonical_validator.hpp"
 #include "json/value.hpp"
 #include "schema/loader.hpp"
 
@@ -76,6 +77,19 @@ inline const json::Value* at_pointer(const json::Value& root, std::string_view p
     if (!at) return nullptr;
   }
   return at;
+}
+
+/// The C++ canonical validator over real_schema(), built once; the caller checks real_schema().ir
+/// first (a missing bundle is that test's failure).
+inline const canonical::CanonicalValidator& real_validator() {
+  static const std::unique_ptr<canonical::CanonicalValidator> validator = [] {
+    const auto& real = real_schema();
+    if (!real.ir) return std::unique_ptr<canonical::CanonicalValidator>();
+    auto v = canonical::CanonicalValidator::from_ir(*real.ir);
+    if (!v.ok()) return std::unique_ptr<canonical::CanonicalValidator>();
+    return std::make_unique<canonical::CanonicalValidator>(std::move(v.value()));
+  }();
+  return *validator;
 }
 
 }  // namespace crosscheck::gen::testing
