@@ -13,8 +13,8 @@
 #include "canonical/canonical_validator.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
+#include "python_validator.hpp"
 #include "schema/loader.hpp"
-#include "util/base64.hpp"
 
 namespace crosscheck::canonical {
 namespace {
@@ -150,30 +150,14 @@ TEST_F(RealCanonical, ReferenceVerdictsOnExamplesAndVariants) {
   }
 }
 
-/// The Python SDK's verdict on each payload: one interpreter for all of them.
+/// The Python SDK's verdict on each payload, "valid" or "invalid" (a refusal by its codec, or no codec
+/// for the document, is a refusal too): one interpreter for all of them.
 std::vector<std::string> python_verdicts(const std::vector<Payload>& list) {
-  const fs::path dir = temp_dir();
-  std::ofstream inputs(dir / "inputs.jsonl");
-  for (const Payload& p : list) inputs << json::quote(p.document) << " " << base64_encode(p.bytes) << "\n";
-  inputs.close();
-  std::ofstream(dir / "validate.py") << R"(import base64, json, sys
-from agenthooksprotocol.runtime import Validator
-validator = Validator()
-for line in open(sys.argv[1]):
-    document, data = line.split()
-    try:
-        validator.validate(json.loads(document), json.loads(base64.b64decode(data)))
-        print("valid")
-    except Exception as error:
-        print("invalid")
-)";
-  const std::string command = "'" + kPython + "' '" + (dir / "validate.py").string() + "' '" +
-                              (dir / "inputs.jsonl").string() + "' > '" + (dir / "verdicts.txt").string() +
-                              "'";
-  EXPECT_EQ(std::system(command.c_str()), 0) << command;
-  std::vector<std::string> out;
-  std::istringstream lines(slurp(dir / "verdicts.txt"));
-  for (std::string line; std::getline(lines, line);) out.push_back(line);
+  std::vector<std::pair<std::string, std::string>> payloads;
+  for (const Payload& p : list) payloads.emplace_back(p.document, p.bytes);
+  std::vector<std::string> out = testing::python_validator_verdicts(kPython, temp_dir(), payloads);
+  for (std::string& verdict : out)
+    if (verdict != "valid") verdict = "invalid";
   return out;
 }
 

@@ -15,8 +15,8 @@
 #include "canonical/canonical_validator.hpp"
 #include "gen/canonical_generator.hpp"
 #include "json/write.hpp"
+#include "python_validator.hpp"
 #include "schema/loader.hpp"
-#include "util/base64.hpp"
 
 namespace crosscheck::gen {
 namespace {
@@ -24,13 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 const std::string kSource = CROSSCHECK_SOURCE_DIR;
 const std::string kPython = kSource + "/.venv/bin/python";
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
 
 struct Payload {
   std::string document, bytes, what;  ///< what: "valid instance" or the mutant's description
@@ -43,35 +36,12 @@ struct Payload {
 
 /// Python's verdict on every payload, one interpreter for all.
 void ask_python(std::vector<Payload>& list) {
-  const fs::path dir = fs::path(CROSSCHECK_BINARY_DIR) / "test-out" / "gen_canonical_python";
-  fs::create_directories(dir);
-  std::ofstream inputs(dir / "inputs.txt");
-  for (const Payload& p : list) inputs << p.document << " " << base64_encode(p.bytes) << "\n";
-  inputs.close();
-  std::ofstream(dir / "validate.py") << R"(import base64, json, sys
-from agenthooksprotocol.runtime import Validator
-validator = Validator()
-for line in open(sys.argv[1]):
-    document, data = line.split()
-    try:
-        validator.validate(document, json.loads(base64.b64decode(data)))
-        print("valid")
-    except Exception as error:
-        message = str(error)
-        if message.startswith("Generated codec unavailable"):
-            print("unsupported")
-        elif message.startswith("Generated codec rejected"):
-            print("codec")
-        else:
-            print("invalid")
-)";
-  const std::string command = "'" + kPython + "' '" + (dir / "validate.py").string() + "' '" +
-                              (dir / "inputs.txt").string() + "' > '" + (dir / "verdicts.txt").string() + "'";
-  ASSERT_EQ(std::system(command.c_str()), 0) << command;
-  std::istringstream lines(slurp(dir / "verdicts.txt"));
-  std::size_t i = 0;
-  for (std::string line; std::getline(lines, line) && i < list.size(); ++i) list[i].python = line;
-  ASSERT_EQ(i, list.size());
+  std::vector<std::pair<std::string, std::string>> payloads;
+  for (const Payload& p : list) payloads.emplace_back(p.document, p.bytes);
+  const std::vector<std::string> verdicts = testing::python_validator_verdicts(
+      kPython, fs::path(CROSSCHECK_BINARY_DIR) / "test-out" / "gen_canonical_python", payloads);
+  ASSERT_EQ(verdicts.size(), list.size()) << "the Python validator script failed or stopped early";
+  for (std::size_t i = 0; i < list.size(); ++i) list[i].python = verdicts[i];
 }
 
 bool has_trait(const Payload& p, const std::string& t) {
