@@ -1,6 +1,7 @@
 // summary_writer.cpp: summary.json and the printed summary of a fuzz run (see summary_writer.hpp).
 #include "campaign/summary_writer.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 
@@ -62,7 +63,12 @@ void print_summary(std::ostream& log, const RunSummary& s) {
     log << title << ":";
     if (m.empty()) log << " none";
     log << "\n";
-    for (const auto& [k, n] : m) log << "  " << std::left << std::setw(28) << k << n << "\n";
+    // The column is as wide as the longest name (roots such as intercept_no_effect_response run past
+    // a fixed width and would run into their count).
+    std::size_t width = 27;
+    for (const auto& entry : m) width = std::max(width, entry.first.size());
+    for (const auto& [k, n] : m)
+      log << "  " << std::left << std::setw(static_cast<int>(width + 1)) << k << n << "\n";
   };
   log << "\nsummary of " << s.options.out << "\n";
   table("divergences per layer", s.counts.by_layer);
