@@ -90,7 +90,9 @@ TEST(SelftestFaults, CanonicalWitnessesAreDocumentsTheReferenceJudgesAsTheFaultN
   ASSERT_TRUE(real.ir) << real.error;
   const auto& validator = gen::testing::real_validator();
   const std::map<std::string, std::string> skipped_keyword = {
-      {"parse-only", "minLength"}, {"format-ignored", "format"}, {"closed-objects-open", "additionalProperties"}};
+      {"parse-only", "minLength"},
+      {"format-ignored", "format"},
+      {"closed-objects-open", "additionalProperties"}};
   std::set<std::string> seen;
   for (const auto& f : shipped()) {
     if (f.layer != "canonical") continue;
@@ -152,8 +154,8 @@ TEST_F(BadTable, RefusesUnknownFieldsAndWrongTypes) {
   ASSERT_FALSE(type.ok());
   EXPECT_NE(type.error().find("at /faults/0/implementationDefined"), std::string::npos) << type.error();
   EXPECT_NE(type.error().find("expected a boolean, got string"), std::string::npos) << type.error();
-  auto layer = load_faults(
-      write(head + R"("witness":{"root":"effect","payload":"{}"},"layer":"semantic"}]})"));
+  auto layer =
+      load_faults(write(head + R"("witness":{"root":"effect","payload":"{}"},"layer":"semantic"}]})"));
   ASSERT_FALSE(layer.ok());
   EXPECT_NE(layer.error().find("at /faults/0/layer"), std::string::npos) << layer.error();
   auto format = load_faults(write(R"({"format":"crosscheck-faults/2","faults":[]})"));
