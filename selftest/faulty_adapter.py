@@ -19,8 +19,10 @@ Layer 2 (canonical validation) has faults of its own, chosen with --canonical-fa
 import argparse
 import decimal
 import json
+import hashlib
 import os
 import sys
+import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -325,9 +327,124 @@ def schema_member_names(bundle_path):
     return names
 
 
+# Schema keywords whose values are schemas (one, a list of them, or a map of names to them): where
+# an edited copy of the schemas looks for keywords, so that a property named "format" stays.
+SCHEMA_ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
+              "unevaluatedProperties", "unevaluatedItems", "additionalItems")
+SCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
+SCHEMA_MAP = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
+
+
+def edit_schema(node, drop):
+    """A copy of a schema without the keywords drop(keyword, value) names, at every depth."""
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for k, v in node.items():
+        if drop(k, v):
+            continue
+        if k in SCHEMA_ONE:
+            v = edit_schema(v, drop)
+        elif k in SCHEMA_LIST and isinstance(v, list):
+            v = [edit_schema(x, drop) for x in v]
+        elif k in SCHEMA_MAP and isinstance(v, dict):
+            v = {n: edit_schema(x, drop) for n, x in v.items()}
+        out[k] = v
+    return out
+
+
+def with_schema(argv, path):
+    """The inner adapter's argv with `--schema path` instead of its own --schema."""
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == "--schema":
+            skip = True
+        elif not a.startswith("--schema="):
+            out.append(a)
+    return out + ["--schema", path]
+
+
+def is_integral_spelled_as_decimal(v):
+    return isinstance(v, Num) and any(c in v for c in ".eE") and proxy.is_integral(v)
+
+
 class CanonicalFaults:
     """One method per layer-2 fault: (inner, document, data, answer) -> answer, `answer` being the
-    reference's validate answer {id, outcome, errors: [{path}], message}."""
+    reference's validate answer {id, outcome, errors: [{path, keyword}], message}.
+
+    format-ignored and closed-objects-open are exact: the proxy writes a copy of the schema bundle
+    the reference reports in its hello with the keyword removed everywhere (a schema-aware walk; in
+    the temporary folder, named by its content) and asks a second reference process (the inner command with --schema on that copy, so the inner
+    adapter must take --schema, as `crosscheck serve-adapter` does). For a schema folder (a manifest
+    with document hashes) the proxy falls back to the keyword of the reference's errors: valid where
+    every error is that keyword, which misses a keyword inside anyOf/oneOf/not (those report an
+    error of their own)."""
+
+    # fault -> (the keyword its fallback reads, which keywords the edited schemas drop)
+    EDITS = {
+        "format-ignored": ("format", lambda k, v: k == "format"),
+        "closed-objects-open": (
+            "additionalProperties",
+            lambda k, v: k in ("additionalProperties", "unevaluatedProperties") and v is False,
+        ),
+    }
+
+    def __init__(self, inner_argv, fault=None):
+        self.inner_argv = inner_argv
+        self.fault = fault
+        self.bundle = None
+        self.edited = {}  # fault -> Inner on the edited bundle, or None for a schema folder
+
+    def on_hello(self, hello):
+        self.bundle = hello.get("schemaBundle")
+        if self.fault in self.EDITS:
+            # Started now, inside the harness's hello allowance, not on the first validate request.
+            self._edited_inner(self.fault, self.EDITS[self.fault][1])
+
+    def close(self):
+        for inner in self.edited.values():
+            if inner is not None:
+                inner.close()
+
+    def _edited_inner(self, fault, drop):
+        if fault in self.edited:
+            return self.edited[fault]
+        inner = None
+        if isinstance(self.bundle, str) and os.path.isfile(self.bundle):
+            with open(self.bundle, encoding="utf-8") as f:
+                bundle = json.load(f)
+            documents = [edit_schema(d, drop) for d in bundle] if isinstance(bundle, list) else edit_schema(bundle, drop)
+            text = json.dumps(documents).encode()
+            # Named by content and kept: the pool kills and restarts a proxy without asking, so a
+            # per-process folder would be left behind each time; this is one file per fault and bundle.
+            path = os.path.join(
+                tempfile.gettempdir(),
+                "crosscheck-faulty-%s-%s.schemas.json" % (fault, hashlib.sha256(text).hexdigest()[:16]),
+            )
+            if not os.path.exists(path):
+                partial = "%s.%d.tmp" % (path, os.getpid())
+                with open(partial, "wb") as f:
+                    f.write(text)
+                os.replace(partial, path)
+            inner = proxy.Inner(with_schema(self.inner_argv, path))
+        self.edited[fault] = inner
+        return inner
+
+    def _without_keyword(self, fault, inner, document, data, answer):
+        if answer.get("outcome") not in ("valid", "invalid"):
+            return answer
+        keyword, drop = self.EDITS[fault]
+        edited = self._edited_inner(fault, drop)
+        if edited is not None:
+            second = edited.validate(document, data)
+            second["id"] = answer["id"]
+            return second
+        errs = answer.get("errors") or []
+        if answer["outcome"] == "invalid" and errs and all(e.get("keyword") == keyword for e in errs):
+            answer.update(outcome="valid", errors=[], message=None)
+        return answer
 
     def parse_only(self, inner, document, data, answer):
         # The validator runs only the generated structural parse, as if the schema said nothing the
@@ -342,18 +459,94 @@ class CanonicalFaults:
         return answer
 
     def format_ignored(self, inner, document, data, answer):
-        # The validator drops the format keyword. The reference reports every failed keyword, and a
-        # format inside anyOf/oneOf/not shows as that combinator's error, so where its one error is
-        # a failed format, the payload without that keyword is valid: exact, if only part of the fault.
-        message = answer.get("message") or ""
-        if answer.get("outcome") == "invalid" and len(answer.get("errors") or []) == 1 and message.startswith("format:"):
-            answer.update(outcome="valid", errors=[], message=None)
+        # The validator drops the format keyword (date-time, uri): the reference on the schemas
+        # without it.
+        return self._without_keyword("format-ignored", inner, document, data, answer)
+
+    def closed_objects_open(self, inner, document, data, answer):
+        # additionalProperties: false (and unevaluatedProperties: false) is not enforced: the
+        # reference on the schemas without it. A schema-valued additionalProperties stays.
+        return self._without_keyword("closed-objects-open", inner, document, data, answer)
+
+    def utf16_length(self, inner, document, data, answer):
+        # minLength/maxLength count UTF-16 code units: an astral character counts 2. The reference is
+        # asked again with every astral character of a string value written as two BMP characters,
+        # and only that answer's minLength/maxLength errors are taken; the other errors are the
+        # original input's. Partial where a length bound sits inside anyOf/oneOf/not (those report
+        # their own keyword, so the original verdict stays) and in propertyNames (names are not
+        # rewritten). No AHP draft document can show this fault: every length bound there is
+        # minLength 1 or the 64-digit sha256 with its ASCII pattern (docs/selftest.md).
+        if answer.get("outcome") not in ("valid", "invalid"):
+            return answer
+        value = parse_or_none(data)
+        if value is None:
+            return answer
+        found = [False]
+
+        def widen(v):
+            if isinstance(v, str) and not isinstance(v, Num) and any(ord(c) > 0xFFFF for c in v):
+                found[0] = True
+                return "".join("\ufffd\ufffd" if ord(c) > 0xFFFF else c for c in v)
+            return v
+
+        changed = proxy.map_values(value, widen)
+        if not found[0]:
+            return answer
+        second = inner.validate(document, dumps(changed).encode())
+        if second.get("outcome") not in ("valid", "invalid"):
+            return answer
+        lengths = ("minLength", "maxLength")
+        errs = [e for e in answer.get("errors") or [] if e.get("keyword") not in lengths]
+        errs += [e for e in second.get("errors") or [] if e.get("keyword") in lengths]
+        # An invalid answer without any error (the reference always names one) stays invalid.
+        invalid = bool(errs) or (answer["outcome"] == "invalid" and not answer.get("errors"))
+        answer.update(outcome="invalid" if invalid else "valid", errors=errs if invalid else [])
+        if not invalid:
+            answer["message"] = None
         return answer
+
+    def number_spelling_distinct(self, inner, document, data, answer):
+        # Numbers are compared by their spelling: 1.0 is not 1, so 1.0 is not an integer either
+        # (draft-04's rule). No AHP draft document has a numeric const or enum, and every uniqueItems
+        # array there holds strings, so the one place the fault shows is type integer. Emulated by
+        # the reference's verdict on the input with every integral number spelled with '.', 'e' or
+        # 'E' moved by 0.5 (1.0 -> 1.5): no longer an integer, and on the same side of every
+        # integer minimum (all AHP minimums are 0 or 1). Partial for a non-integer minimum, a
+        # numeric enum holding the moved value, and uniqueItems over equal spellings (1.0, 1.00).
+        if answer.get("outcome") not in ("valid", "invalid"):
+            return answer
+        value = parse_or_none(data)
+        if value is None:
+            return answer
+        found = [False]
+
+        def moved(v):
+            if is_integral_spelled_as_decimal(v):
+                negative, digits, exponent = proxy.split_number(v)
+                if abs(exponent) + len(digits) > 2000:
+                    return v  # a huge exponent: implementation-defined anyway, left alone
+                found[0] = True
+                with decimal.localcontext() as ctx:
+                    ctx.prec = 4100
+                    return Num(format(decimal.Decimal(str(v)) + decimal.Decimal("0.5"), "f"))
+            return v
+
+        changed = proxy.map_values(value, moved)
+        if not found[0]:
+            return answer
+        second = inner.validate(document, dumps(changed).encode())
+        if second.get("outcome") not in ("valid", "invalid"):
+            return answer
+        second["id"] = answer["id"]
+        return second
 
 
 CANONICAL_FAULTS = {
     "parse-only": "the canonical validator only runs the structural parse (valid whenever the codec accepts)",
     "format-ignored": "the canonical validator ignores the format keyword (date-time, uri)",
+    "closed-objects-open": "additionalProperties: false is not enforced (closed objects take any member)",
+    "utf16-length": "minLength/maxLength count UTF-16 code units (an astral character counts 2)",
+    "number-spelling-distinct": "numbers compare by spelling: 1.0 is not 1, nor an integer",
 }
 
 
@@ -361,10 +554,12 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     own, inner = proxy.split_argv(argv)
     faults = load_faults()
-    names = {f["name"]: f["name"] for f in faults}
+    # --fault takes the layer-1 faults of the table; the layer-2 ones are --canonical-fault's.
+    names = {f["name"]: f["name"] for f in faults if f.get("layer", "structural") == "structural"}
     for f in faults:
         for alias in f.get("aliases", []):
-            names[alias] = f["name"]
+            if f["name"] in names:
+                names[alias] = f["name"]
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fault", choices=sorted(names))
     parser.add_argument("--canonical-fault", choices=sorted(CANONICAL_FAULTS), help="a layer-2 fault of the validate op")
@@ -379,11 +574,20 @@ def main(argv=None):
     impl = Faults()
     fault = names[args.fault] if args.fault else None
     transform = getattr(impl, fault.replace("-", "_")) if fault else (lambda inner, root, data, answer: answer)
+    canonical = CanonicalFaults(inner, args.canonical_fault)
     validate_transform = None
     if args.canonical_fault:
-        validate_transform = getattr(CanonicalFaults(), args.canonical_fault.replace("-", "_"))
+        validate_transform = getattr(canonical, args.canonical_fault.replace("-", "_"))
+
+    def on_hello(hello):
+        impl.on_hello(hello)
+        canonical.on_hello(hello)
+
     name = "faulty-" + "+".join(n for n in (fault, args.canonical_fault) if n)
-    return proxy.serve(transform, name, inner, on_hello=impl.on_hello, validate_transform=validate_transform)
+    try:
+        return proxy.serve(transform, name, inner, on_hello=on_hello, validate_transform=validate_transform)
+    finally:
+        canonical.close()
 
 
 if __name__ == "__main__":

@@ -66,8 +66,8 @@ int selftest_main(const SelftestOptions& o) {
   if (!table.ok()) throw Fatal(table.error());
   if (o.list) {
     for (const auto& f : table.value()) {
-      std::cout << f.name << "  [" << f.expected_class << "]  " << f.area << ": " << f.description
-                << "\n    witness (" << f.witness_root << ", " << f.witness_payload.size()
+      std::cout << f.name << "  [" << f.expected_class << ", " << f.layer << " layer]  " << f.area << ": "
+                << f.description << "\n    witness (" << f.witness_root << ", " << f.witness_payload.size()
                 << " bytes): " << f.witness_payload << "\n";
     }
     return kExitClean;

@@ -56,15 +56,18 @@ Value hello_answer(const schema::Ir& ir) {
   return a;
 }
 
+// Each error carries the failed keyword too (optional in the protocol): the self-test's faulty
+// proxy emulates a validator that skips one keyword from it (selftest/faulty_adapter.py).
 Value validate_answer(const Value* id, const char* outcome, const std::vector<std::string>& paths,
-                      const std::optional<std::string>& message) {
+                      const std::vector<std::string>& keywords, const std::optional<std::string>& message) {
   Value a = Value::object();
   a.add("id", id ? *id : Value::null());
   a.add("outcome", Value::string(outcome));
   Value errors = Value::array();
-  for (const auto& p : paths) {
+  for (std::size_t i = 0; i < paths.size(); ++i) {
     Value e = Value::object();
-    e.add("path", Value::string(p));
+    e.add("path", Value::string(paths[i]));
+    if (i < keywords.size()) e.add("keyword", Value::string(keywords[i]));
     errors.push(std::move(e));
   }
   a.add("errors", std::move(errors));
@@ -81,13 +84,14 @@ Value validate(const schema::Ir& ir, const Value& req) {
       id && id->is_number() && id->number_text().find_first_not_of("0123456789") == std::string::npos;
   if (!id_ok || !document || !document->is_string() || !input || !input->is_string()) {
     return validate_answer(
-        id_ok ? id : nullptr, "error", {},
+        id_ok ? id : nullptr, "error", {}, {},
         std::string("bad request: validate needs an integer id, a document and a base64 input"));
   }
   auto bytes = base64_decode(input->string_value());
-  if (!bytes) return validate_answer(id, "error", {}, std::string("invalid base64"));
+  if (!bytes) return validate_answer(id, "error", {}, {}, std::string("invalid base64"));
   differential::ValidateResult r = differential::validate_reference(ir, document->string_value(), *bytes);
-  return validate_answer(id, differential::verdict_name(r.verdict), r.error_paths, r.message);
+  return validate_answer(id, differential::verdict_name(r.verdict), r.error_paths, r.error_keywords,
+                         r.message);
 }
 
 int serve(const std::string& schema_path) {

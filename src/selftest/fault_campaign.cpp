@@ -21,6 +21,23 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
+/// A divergence of the fault's class, label and layer.
+bool expected(const Fault& f, const differential::Divergence& d) {
+  return f.expected_class == differential::class_name(d.cls) &&
+         d.implementation_defined == f.implementation_defined && d.layer == f.layer;
+}
+
+/// The layers a fault is fuzzed with: a layer-2 fault with the canonical layer alone (the faulty
+/// proxy changes only validate answers, so decoding through it would only slow the campaign down).
+differential::Layers layers_for(const Fault& f) {
+  differential::Layers l;
+  if (f.layer == differential::kCanonicalLayer) {
+    l.structural = false;
+    l.canonical = true;
+  }
+  return l;
+}
+
 /// Follows a campaign's findings as it writes them (CampaignOptions::on_finding): every finding
 /// that involves `impl`, in the order the campaign wrote them, timed by the run's clock.
 class FindingWatch {
@@ -33,17 +50,29 @@ class FindingWatch {
   bool take(const campaign::WrittenFinding& w) {
     if (!handled_.insert(w.file).second) return expected_found();
     std::set<std::string> classes;
-    bool contract = false, any = false;
+    bool contract = false, any = false, shared = false;
+    // A layer-inconsistency the reference shows on the same input is the protocol's (the reference's
+    // own two layers disagree there): it does not tell `impl` from the reference.
+    bool reference_inconsistent = false;
+    for (const auto& d : w.finding.divergences) {
+      reference_inconsistent =
+          reference_inconsistent ||
+          (d.cls == differential::DivergenceClass::kLayerInconsistency &&
+           d.implementations == std::vector<std::string>{differential::kReferenceImplementation});
+    }
     for (const auto& d : w.finding.divergences) {
       if (!involves(d, impl_)) continue;
+      if (reference_inconsistent && d.cls == differential::DivergenceClass::kLayerInconsistency) {
+        shared = true;
+        continue;
+      }
       any = true;
       classes.insert(differential::class_name(d.cls));
       if (!d.implementation_defined) {
         contract = true;
         if (contract_details.size() < 20) contract_details.push_back(d.detail);
       }
-      if (fault_ && !expected_seconds && fault_->expected_class == differential::class_name(d.cls) &&
-          d.implementation_defined == fault_->implementation_defined) {
+      if (fault_ && !expected_seconds && expected(*fault_, d)) {
         expected_seconds = w.seconds;
         expected_file = w.file;
         expected_bucket = d.bucket;
@@ -62,6 +91,8 @@ class FindingWatch {
         first_seconds = w.seconds;
         first_classes.assign(classes.begin(), classes.end());
       }
+    } else if (shared) {
+      ++shared_with_reference;
     }
     return expected_found();
   }
@@ -74,6 +105,7 @@ class FindingWatch {
   std::optional<bool> expected_label;
   std::size_t expected_bytes = 0;
   std::size_t contract_findings = 0, implementation_defined_findings = 0;
+  std::size_t shared_with_reference = 0;  ///< findings with only layer-inconsistencies the reference shares
   std::vector<std::string> contract_files, contract_details;
 
  private:
@@ -110,8 +142,9 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> ir, const Fault& fault, 
   r.fault = fault;
   r.folder = (fs::path(o.out) / fault.name).string();
   auto started = Clock::now();
+  const bool canonical = fault.layer == differential::kCanonicalLayer;
   std::vector<std::string> argv = {o.python, (fs::path(selftest_dir()) / "faulty_adapter.py").string(),
-                                   "--fault", fault.name, "--"};
+                                   canonical ? "--canonical-fault" : "--fault", fault.name, "--"};
   argv.insert(argv.end(), o.reference.begin(), o.reference.end());
   std::vector<differential::AdapterConfig> adapters = {
       proxy_config(differential::kReferenceImplementation, {}), proxy_config(kFaulty, argv)};
@@ -124,14 +157,13 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> ir, const Fault& fault, 
     }
   }
   // Is the fault real? Its hand-minimal witness must diverge in the expected class.
-  auto results = set.run({{fault.witness_root, fault.witness_payload}});
+  auto results = set.run({{fault.witness_root, fault.witness_payload}}, layers_for(fault));
   std::set<std::string> classes;
   bool witness_ok = false;
   for (const auto& d : results.front().divergences) {
     if (!involves(d, kFaulty)) continue;
     classes.insert(differential::class_name(d.cls));
-    witness_ok = witness_ok || (differential::class_name(d.cls) == fault.expected_class &&
-                                d.implementation_defined == fault.implementation_defined);
+    witness_ok = witness_ok || expected(fault, d);
   }
   r.witness_detected = witness_ok;
   r.witness_classes.assign(classes.begin(), classes.end());
@@ -147,6 +179,7 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> ir, const Fault& fault, 
   c.out = r.folder;
   if (!o.all_roots) c.roots = {fault.witness_root};
   c.batch = o.batch;
+  c.layers = layers_for(fault);
   c.adapters_fingerprint = join(set.names(), ",");
   FindingWatch watch(kFaulty, &fault);
   auto summary = watched_campaign(*ir, set, c, watch, true, r.folder + ".log");
@@ -185,7 +218,8 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> ir, const Fault& fault, 
       witness_ok && r.goal_time.value_or(false) && r.goal_class.value_or(false) && r.goal_size.value_or(true);
   r.status = passed ? Status::kPassed : Status::kFailed;
   if (!witness_ok) {
-    r.note = "the hand-minimal witness does not diverge in " + fault.expected_class;
+    r.note = "the hand-minimal witness does not diverge in " + fault.expected_class +
+             (canonical ? " at the canonical layer" : "");
   } else if (!r.first_seconds) {
     r.note = "not found in " + fmt_seconds(o.seconds_per_fault);
   } else if (!r.expected_seconds) {
@@ -230,6 +264,10 @@ FalseAlarmReport run_false_alarms(std::shared_ptr<const schema::Ir> ir, const Op
   c.out = r.folder;
   c.batch = o.batch;
   c.strict = o.strict;
+  // Both layers: the equivalent adapter answers validate with the reference's verdicts too (its
+  // errors reversed, its own message), so a layer-2 finding would be a harness bug as well.
+  c.layers.structural = true;
+  c.layers.canonical = true;
   c.adapters_fingerprint = join(set.names(), ",");
   FindingWatch watch(kEquivalent, nullptr);
   auto summary = watched_campaign(*ir, set, c, watch, false, r.folder + ".log");
@@ -238,6 +276,7 @@ FalseAlarmReport run_false_alarms(std::shared_ptr<const schema::Ir> ir, const Op
   r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   r.contract_findings = watch.contract_findings;
   r.implementation_defined_findings = watch.implementation_defined_findings;
+  r.shared_with_reference = watch.shared_with_reference;
   r.contract_files = watch.contract_files;
   r.contract_details = watch.contract_details;
   bool clean = r.contract_findings == 0 && (!o.strict || r.implementation_defined_findings == 0);

@@ -41,6 +41,12 @@ Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
     }
     if (!differential::parse_class(f.expected_class))
       return where + ": field 'expectedClass': '" + f.expected_class + "' is not a divergence class";
+    if (const json::Value* l = e.find("layer")) {
+      if (!l->is_string() || (l->string_value() != differential::kStructuralLayer &&
+                              l->string_value() != differential::kCanonicalLayer))
+        return where + ": field 'layer': expected \"structural\" or \"canonical\"";
+      f.layer = l->string_value();
+    }
     if (const json::Value* d = e.find("implementationDefined")) {
       if (!d->is_bool()) return where + ": field 'implementationDefined': expected true or false";
       f.implementation_defined = d->as_bool();

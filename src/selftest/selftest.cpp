@@ -89,8 +89,8 @@ Report run_selftest(std::shared_ptr<const schema::Ir> ir, const std::vector<Faul
       continue;
     }
     log << "[" << ++n << "/" << selected.size() << "] " << f->name << " (expected " << f->expected_class
-        << ", root " << (o.all_roots ? std::string("all") : f->witness_root) << ", up to "
-        << fmt_seconds(o.seconds_per_fault) << ")\n";
+        << " at the " << f->layer << " layer, root " << (o.all_roots ? std::string("all") : f->witness_root)
+        << ", up to " << fmt_seconds(o.seconds_per_fault) << ")\n";
     report.faults.push_back(run_fault(ir, *f, o, reducer, log));
   }
   if (o.no_false_alarms) {
@@ -99,8 +99,8 @@ Report run_selftest(std::shared_ptr<const schema::Ir> ir, const std::vector<Faul
       report.false_alarms = FalseAlarmReport{};
       report.false_alarms->note = "interrupted";
     } else {
-      log << "[no false alarms] equivalent adapter, every root, " << fmt_seconds(o.false_alarm_seconds)
-          << "\n";
+      log << "[no false alarms] equivalent adapter, every root, both layers, "
+          << fmt_seconds(o.false_alarm_seconds) << "\n";
       report.false_alarms = run_false_alarms(ir, o, log);
     }
   }

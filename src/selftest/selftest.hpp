@@ -7,8 +7,9 @@
 // checks the witness (one payload through the implementation set: is the fault real?), then runs a
 // differential fuzz campaign of the in-process C++ decoder against the faulty adapter until the first
 // finding in the expected class or the time limit, and reduces that finding when a reducer is there.
-// No false alarms: selftest/equivalent_adapter.py differs from the reference only in ways the
-// contract allows; a campaign against it must give no contract finding.
+// Layer-2 faults (layer "canonical") alter the validate op's answers and are fuzzed with the
+// canonical layer. No false alarms: selftest/equivalent_adapter.py differs from the reference only in
+// ways the contract allows, at both layers; a campaign against it must give no contract finding.
 #pragma once
 
 #include <chrono>
@@ -29,7 +30,10 @@ namespace crosscheck::selftest {
 
 struct Fault {
   std::string name, area, description;
-  std::string expected_class;           ///< a divergence class name ("acceptance", "crash", ...)
+  std::string expected_class;  ///< a divergence class name ("acceptance", "crash", ...)
+  /// The comparison layer the fault lives in: "structural" (the decode op, --fault) or "canonical"
+  /// (the validate op, --canonical-fault; fuzzed with the canonical layer, found at that layer).
+  std::string layer = "structural";
   bool implementation_defined = false;  ///< the expected divergence carries the implementation-defined label
   std::vector<std::string> aliases;
   std::string witness_root;     ///< snake_case root
@@ -91,6 +95,9 @@ struct FalseAlarmReport {
   double seconds = 0;
   std::uint64_t generated = 0, sent = 0;
   std::size_t contract_findings = 0, implementation_defined_findings = 0;
+  /// Findings whose only divergences of the adapter are layer-inconsistencies the reference shows on
+  /// the same input (the protocol's own, docs/findings.md): not counted against the adapter.
+  std::size_t shared_with_reference = 0;
   std::vector<std::string> contract_files;  ///< finding files with a contract divergence of the adapter
   std::vector<std::string> contract_details;
   std::string folder;

@@ -56,7 +56,7 @@ void print_report(const Report& report, const Options& o, std::ostream& out) {
     out << "\nseeded faults (goals: found within " << static_cast<int>(kGoalSeconds)
         << " s, first put in the expected class, minimized witness <= " << o.size_goal
         << "x the hand-minimal one)\n";
-    out << std::left << std::setw(30) << "fault" << std::setw(17) << "expected" << std::setw(9) << "witness"
+    out << std::left << std::setw(30) << "fault" << std::setw(22) << "expected" << std::setw(9) << "witness"
         << std::setw(10) << "found" << std::setw(26) << "first class" << std::setw(22) << "bytes min/hand"
         << std::setw(16) << "goals t/c/s"
         << "result\n";
@@ -74,7 +74,7 @@ void print_report(const Report& report, const Options& o, std::ostream& out) {
                                                      std::to_string(r.fault.witness_payload.size())
                                                : "-";
       std::string goals = std::string(goal(r.goal_time)) + "/" + goal(r.goal_class) + "/" + goal(r.goal_size);
-      out << std::left << std::setw(30) << r.fault.name << std::setw(17) << r.fault.expected_class
+      out << std::left << std::setw(30) << r.fault.name << std::setw(22) << r.fault.expected_class
           << std::setw(9) << witness << std::setw(10) << found << std::setw(26) << cls << std::setw(22)
           << bytes << std::setw(16) << goals << status_name(r.status) << (r.note.empty() ? "" : ": " + r.note)
           << "\n";
@@ -82,12 +82,14 @@ void print_report(const Report& report, const Options& o, std::ostream& out) {
   }
   if (report.false_alarms) {
     const auto& f = *report.false_alarms;
-    out << "\nno false alarms (equivalent adapter, every root, " << fmt_seconds(o.false_alarm_seconds)
-        << "): " << status_name(f.status);
+    out << "\nno false alarms (equivalent adapter, every root, both layers, "
+        << fmt_seconds(o.false_alarm_seconds) << "): " << status_name(f.status);
     if (f.status != Status::kSkipped) {
       out << ", " << f.contract_findings << " contract findings, " << f.implementation_defined_findings
           << " implementation-defined (labelled, " << (o.strict ? "counted: --strict" : "not counted")
-          << "), " << f.generated << " inputs, " << f.sent << " sent";
+          << "), " << f.shared_with_reference
+          << " with only layer-inconsistencies the reference shares (not counted), " << f.generated
+          << " inputs, " << f.sent << " sent";
     }
     if (!f.note.empty()) out << ": " << f.note;
     out << "\n";
@@ -143,6 +145,7 @@ json::Value report_to_json(const Report& report, const Options& o) {
     f.add("name", str(r.fault.name));
     f.add("area", str(r.fault.area));
     f.add("expectedClass", str(r.fault.expected_class));
+    f.add("layer", str(r.fault.layer));
     f.add("status", str(status_name(r.status)));
     f.add("note", str(r.note));
     f.add("witnessRoot", str(r.fault.witness_root));
@@ -184,6 +187,7 @@ json::Value report_to_json(const Report& report, const Options& o) {
     f.add("contractFindings", num(static_cast<std::uint64_t>(a.contract_findings)));
     f.add("implementationDefinedFindings",
           num(static_cast<std::uint64_t>(a.implementation_defined_findings)));
+    f.add("sharedWithReferenceFindings", num(static_cast<std::uint64_t>(a.shared_with_reference)));
     json::Value files = json::Value::array();
     for (const auto& x : a.contract_files) files.push(str(x));
     f.add("contractFiles", std::move(files));

@@ -5,8 +5,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
+#include "canonical/canonical_validator.hpp"
 #include "decoder/decoder.hpp"
 #include "differential/comparator.hpp"
 #include "gen_test_support.hpp"
@@ -49,6 +51,7 @@ TEST(SelftestFaults, WitnessesAreRootsOfTheRealSchemaAndDecodeAsTheFaultNeeds) {
   ASSERT_TRUE(real.ir) << real.error;
   decoder::Decoder decoder(*real.ir);
   for (const auto& f : shipped()) {
+    if (f.layer != "structural") continue;  // layer 2: the next test
     const schema::Root* root = real.ir->find_root(f.witness_root);
     ASSERT_NE(root, nullptr) << f.name << ": " << f.witness_root;
     auto r = decoder.decode(*root, f.witness_payload);
@@ -77,6 +80,41 @@ TEST(SelftestFaults, WitnessesAreRootsOfTheRealSchemaAndDecodeAsTheFaultNeeds) {
     }
     EXPECT_FALSE(traits.any()) << f.name << ": " << (traits.names().empty() ? "" : traits.names().front());
   }
+}
+
+// A layer-2 witness is validated as its root's schema document: the reference must be on its side
+// of the fault (invalid through the one keyword the fault skips, or valid where the fault refuses),
+// with no implementation-defined trait to excuse the divergence.
+TEST(SelftestFaults, CanonicalWitnessesAreDocumentsTheReferenceJudgesAsTheFaultNeeds) {
+  const auto& real = gen::testing::real_schema();
+  ASSERT_TRUE(real.ir) << real.error;
+  const auto& validator = gen::testing::real_validator();
+  const std::map<std::string, std::string> skipped_keyword = {
+      {"parse-only", "minLength"},
+      {"format-ignored", "format"},
+      {"closed-objects-open", "additionalProperties"}};
+  std::set<std::string> seen;
+  for (const auto& f : shipped()) {
+    if (f.layer != "canonical") continue;
+    seen.insert(f.name);
+    EXPECT_EQ(f.expected_class, "canonical-acceptance") << f.name;
+    std::string document = canonical::root_document(*real.ir, f.witness_root);
+    ASSERT_FALSE(document.empty()) << f.name << ": " << f.witness_root << " has no schema document";
+    auto v = validator.validate(document, f.witness_payload);
+    ASSERT_TRUE(v.has_value()) << f.name;
+    EXPECT_TRUE(v->implementation_defined.empty()) << f.name << ": " << v->implementation_defined.front();
+    if (f.name == "number-spelling-distinct") {
+      EXPECT_TRUE(v->valid) << f.name;  // 1.0 is an integer; the fault says it is not
+      continue;
+    }
+    auto keyword = skipped_keyword.find(f.name);
+    ASSERT_NE(keyword, skipped_keyword.end()) << f.name << ": no expectation for this fault";
+    ASSERT_FALSE(v->valid) << f.name;
+    ASSERT_EQ(v->errors.size(), 1u) << f.name;
+    EXPECT_EQ(v->errors.front().keyword, keyword->second) << f.name;
+  }
+  EXPECT_EQ(seen, (std::set<std::string>{"parse-only", "format-ignored", "closed-objects-open",
+                                         "number-spelling-distinct"}));
 }
 
 class BadTable : public ::testing::Test {
@@ -116,6 +154,10 @@ TEST_F(BadTable, RefusesUnknownFieldsAndWrongTypes) {
   ASSERT_FALSE(type.ok());
   EXPECT_NE(type.error().find("at /faults/0/implementationDefined"), std::string::npos) << type.error();
   EXPECT_NE(type.error().find("expected a boolean, got string"), std::string::npos) << type.error();
+  auto layer =
+      load_faults(write(head + R"("witness":{"root":"effect","payload":"{}"},"layer":"semantic"}]})"));
+  ASSERT_FALSE(layer.ok());
+  EXPECT_NE(layer.error().find("at /faults/0/layer"), std::string::npos) << layer.error();
   auto format = load_faults(write(R"({"format":"crosscheck-faults/2","faults":[]})"));
   ASSERT_FALSE(format.ok());
   EXPECT_NE(format.error().find("at /format"), std::string::npos) << format.error();
