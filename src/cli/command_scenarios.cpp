@@ -16,6 +16,7 @@
 
 #include "canonical/canonical_validator.hpp"
 #include "cli/command.hpp"
+#include "cli/command_scenarios_generate.hpp"
 #include "cli/duration.hpp"
 #include "cli/result_table.hpp"
 #include "cli/schema_option.hpp"
@@ -341,7 +342,8 @@ const Registration kScenarios{CommandSpec{
                         "(crosscheck as the client), and compare admitted vs refused with the reference");
       run_cmd->add_option("--request-deadline", o->request_deadline,
                           "--servers: deadline of one request (default 10s)");
-      return [o] { return run(*o); };
+      ScenariosVerb generate = add_scenarios_generate(sub);  // command_scenarios_generate.cpp
+      return [o, generate] { return generate.app->parsed() ? generate.action() : run(*o); };
     }}};
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <array>
 #include <string_view>
 
+#include "host/rule_coverage.hpp"
 #include "json/equal.hpp"
 
 namespace crosscheck::host {
@@ -269,11 +270,70 @@ bool is_tool_input_boundary(const std::string& event_type) {
   return event_type == "tool.before" || event_type == "tool.permission.request";
 }
 
-Applied apply(const canonical::CanonicalValidator& validator, const Value& request, const Value& response) {
+namespace {
+
+// Records a rejecting rule that was checked on its subject and held; a no-op without coverage.
+struct Held {
+  RuleCoverage* coverage;
+  void operator()(const char* rule) const {
+    if (coverage) coverage->accepted(rule);
+  }
+};
+
+// The composition rules whose construct this response carries, read from the request and the effects
+// alone (so the same answer serves an accepted response, where they shaped the result, and a rejected
+// one, where they must have published nothing).
+std::vector<const char*> constructs(const Value& request, const Value& response) {
+  std::vector<const char*> out;
+  const Value* params = at(&request, "params");
+  const Value* state = at(params, "state");
+  std::string type = string_at(at(params, "event"), "type");
+  const Value* effects_value = at(at(&response, "result"), "effects");
+  if (!effects_value || (effects_value->is_array() && effects_value->items().empty()))
+    out.push_back("omitted-effects-neutral");
+  if (!state) out.push_back("omitted-state");
+  if (!effects_value || !effects_value->is_array()) return out;
+  std::size_t modifies = 0, returns = 0, permissions = 0, messages = 0, injects = 0;
+  bool merge = false, replace = false, deny_or_ask = false, stop = false, proceed = false;
+  for (const Value& e : effects_value->items()) {
+    std::string t = string_at(&e, "type");
+    if (t == "modify" && is_tool_input_boundary(type)) {
+      ++modifies;
+      merge = merge || string_at(&e, "operation") == "merge";
+      replace = replace || string_at(&e, "operation") == "replace";
+    }
+    returns += t == "return";
+    permissions += t == "deny" || t == "ask" || t == "allow";
+    deny_or_ask = deny_or_ask || t == "deny" || t == "ask";
+    messages += t == "message";
+    injects += t == "inject";
+    if (t == "flow") (string_at(&e, "operation") == "stop" ? stop : proceed) = true;
+  }
+  const Value* candidate = at(state, "candidate");
+  bool incoming_candidate = candidate && candidate->is_object();
+  if (modifies > 1 || (modifies && returns)) out.push_back("modify-order");
+  if (merge) out.push_back("merge-shallow");
+  if (replace) out.push_back("replace-drops-keys");
+  if (modifies && (incoming_candidate || string_at(state, "permission") == "allow"))
+    out.push_back("changed-input-invalidates");
+  if (permissions || (state && string_at(state, "permission") != "none"))
+    out.push_back("permission-precedence");
+  if (deny_or_ask && (incoming_candidate || returns)) out.push_back("denial-discards-candidate");
+  if (messages) out.push_back("messages-in-order");
+  if (stop && proceed) out.push_back("stop-beats-continue");
+  if (proceed && !stop) out.push_back("continue-consumes-one");
+  if (injects) out.push_back("injections-in-order");
+  if (type == "tool.before") out.push_back("execution");
+  return out;
+}
+
+Applied apply_checked(const canonical::CanonicalValidator& validator, const Value& request,
+                      const Value& response, const Held& held) {
   auto request_verdict = validator.validate_value("intercept-request", request);
   if (!request_verdict) return reject(kRequestCanonical, "the schema has no intercept-request document");
   if (!request_verdict->valid)
     return reject(kRequestCanonical, "the request is not canonical: " + first_error(*request_verdict));
+  held(kRequestCanonical);
 
   const Value* params = at(&request, "params");
   const Value* event = at(params, "event");
@@ -288,17 +348,21 @@ Applied apply(const canonical::CanonicalValidator& validator, const Value& reque
     return reject(kEnvelope, "/jsonrpc: expected \"2.0\"");
   if (response.contains("error")) return reject(kEnvelope, "/error: a JSON-RPC error is not a result");
   if (!result || !result->is_object()) return reject(kEnvelope, "/result: expected an object");
+  held(kEnvelope);
   const Value* id = at(&response, "id");
   const Value* request_id = at(&request, "id");
   if (!id || !request_id || !json::semantically_equal(*id, *request_id))
     return reject(kIdCorrelation, "/id: expected the request's id");
+  held(kIdCorrelation);
   const Value* version = at(result, "protocolVersion");
   const Value* request_version = at(params, "protocolVersion");
   if (!version || !request_version || !json::semantically_equal(*version, *request_version))
     return reject(kProtocolVersion, "/result/protocolVersion: expected the request's protocolVersion");
+  held(kProtocolVersion);
   const Value* effects_value = at(result, "effects");
   if (effects_value && !effects_value->is_array())
     return reject(kEffectsList, "/result/effects: expected a list (or no member)");
+  held(kEffectsList);
   static const Value kNoEffects = Value::array();
   const std::vector<Value>& effects = (effects_value ? *effects_value : kNoEffects).items();
   for (std::size_t i = 0; i < effects.size(); ++i) {
@@ -306,10 +370,12 @@ Applied apply(const canonical::CanonicalValidator& validator, const Value& reque
     if (std::find(kEffectTypes.begin(), kEffectTypes.end(), t) == kEffectTypes.end())
       return reject(kUnknownEffectType, effect_at(i) + "/type: unknown effect type");
   }
+  if (!effects.empty()) held(kUnknownEffectType);
   auto response_verdict = validator.validate_value("intercept-response", response);
   if (!response_verdict) return reject(kResponseCanonical, "the schema has no intercept-response document");
   if (!response_verdict->valid)
     return reject(kResponseCanonical, "the response is not canonical: " + first_error(*response_verdict));
+  held(kResponseCanonical);
 
   const Boundary* boundary = boundary_of(type);
   for (std::size_t i = 0; i < effects.size(); ++i) {
@@ -322,8 +388,11 @@ Applied apply(const canonical::CanonicalValidator& validator, const Value& reque
       return reject(kReturnBoundary, effect_at(i) + ": " + type + " is not a return boundary");
     if (!admitted && t != "modify")
       return reject(kEffectBoundary, effect_at(i) + ": " + kind + " is not admitted at " + type);
+    if (t == "return") held(kReturnBoundary);
+    if (t != "modify") held(kEffectBoundary);
     if (!contains_string(at(caps, "effects"), t))
       return reject(kEffectNotAdvertised, effect_at(i) + ": " + t + " is not in capabilities.effects");
+    held(kEffectNotAdvertised);
     if (t == "modify") {
       std::string target = string_at(&e, "target");
       std::string operation = string_at(&e, "operation");
@@ -331,28 +400,34 @@ Applied apply(const canonical::CanonicalValidator& validator, const Value& reque
       if (!admitted || boundary->modify_target != target || !advertised)
         return reject(kModifyTarget,
                       effect_at(i) + "/target: " + target + " is not a supported target at " + type);
+      held(kModifyTarget);
       if (!is_true(at(advertised, operation)))
         return reject(kModifyOperation,
                       effect_at(i) + "/operation: " + operation + " is not advertised for " + target);
+      held(kModifyOperation);
       const Value* value = at(&e, "value");
       if (!value || !meets(boundary->modify, *value))
         return reject(kModifyValue, effect_at(i) + "/value: " + target + " at " + type + " takes " +
                                         contract_name(boundary->modify));
+      held(kModifyValue);
     }
     if (t == "return") {
       const Value* value = at(&e, "value");
       if (!value || !meets(boundary->returns, *value))
         return reject(kReturnValue, effect_at(i) + "/value: a return at " + type + " takes " +
                                         contract_name(boundary->returns));
+      held(kReturnValue);
     }
     if (t == "flow") {
       const Value* flow = at(caps, "flow");
       if (!contains_string(at(flow, "operations"), kind))
         return reject(kFlowOperation,
                       effect_at(i) + "/operation: " + kind + " is not in capabilities.flow.operations");
+      held(kFlowOperation);
       if (kind == "continue" && !positive_integer(at(flow, "remainingContinuations")))
         return reject(kContinuationAllowance,
                       effect_at(i) + ": continue needs a positive capabilities.flow.remainingContinuations");
+      if (kind == "continue") held(kContinuationAllowance);
     }
     if (t == "inject") {
       const Value* context = at(at(caps, "inject"), string_at(&e, "target"));
@@ -360,6 +435,7 @@ Applied apply(const canonical::CanonicalValidator& validator, const Value& reque
           !contains_string(at(context, "deliverAt"), string_at(&e, "deliverAt")))
         return reject(kInjectDelivery, effect_at(i) + "/deliverAt: " + string_at(&e, "deliverAt") +
                                            " is not an advertised delivery");
+      held(kInjectDelivery);
     }
   }
 
@@ -451,8 +527,27 @@ Applied apply(const canonical::CanonicalValidator& validator, const Value& reque
     for (auto& m : out.members())
       if (m.key != "result") trimmed.add(m.key, std::move(m.value));
     out = std::move(trimmed);
+  } else if (type == "tool.before") {
+    held(kHostInput);
   }
   a.result = std::move(out);
+  return a;
+}
+
+}  // namespace
+
+Applied apply(const canonical::CanonicalValidator& validator, const Value& request, const Value& response,
+              RuleCoverage* coverage) {
+  Applied a = apply_checked(validator, request, response, Held{coverage});
+  if (!coverage) return a;
+  if (!a.rule.empty()) coverage->rejected(a.rule);
+  if (a.rule == kRequestCanonical) return a;
+  for (const char* rule : constructs(request, response)) {
+    if (a.accepted)
+      coverage->accepted(rule);
+    else
+      coverage->rejected(rule);
+  }
   return a;
 }
 

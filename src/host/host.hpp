@@ -19,6 +19,8 @@
 
 namespace crosscheck::host {
 
+class RuleCoverage;
+
 /// What the reference host made of one request and response.
 struct Applied {
   /// The request is canonical and the response was admitted and composed. A response the SDK layer
@@ -71,8 +73,11 @@ const std::vector<Rule>& rules();
 bool is_tool_input_boundary(const std::string& event_type);
 
 /// The reference host on one request and one response (parsed). `validator` must know the documents
-/// intercept-request and intercept-response.
+/// intercept-request and intercept-response. With `coverage`, every rule checked is tallied there
+/// (rule_coverage.hpp): a rejecting rule as accepted when it held on its subject and rejected when it
+/// is the rule named, a composition rule by the constructs the response carries; a non-canonical
+/// request tallies only request-canonical. The result is the same with or without it.
 Applied apply(const canonical::CanonicalValidator& validator, const json::Value& request,
-              const json::Value& response);
+              const json::Value& response, RuleCoverage* coverage = nullptr);
 
 }  // namespace crosscheck::host
