@@ -113,6 +113,12 @@ ok = len(rows) == 5 and all(
 sys.exit(0 if ok else 1)
 PY"
   check "the report is also in the run folder" "[ -s '$OUT/short/selftest.json' ] && [ -s '$OUT/short/unknown-enum-error/events.jsonl' ]"
+  check "the report fits schemas/selftest-report.schema.json" "python3 - '$ROOT' '$OUT/short.json' '$OUT/short/selftest.json' <<'PY'
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1] + '/schemas/selftest-report.schema.json')))
+for f in sys.argv[2:]:
+    v.validate(json.load(open(f)))
+PY"
 fi
 
 if want short-canonical; then
@@ -152,6 +158,12 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 sys.exit(0 if 'canonical' in s['byLayer'] and 'structural' in s['byLayer'] and not s.get('canonicalLeftOut') else 1)
 PY"
+  check "the false-alarm report fits schemas/selftest-report.schema.json" "python3 - '$ROOT' '$OUT/fa.json' <<'PY'
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1] + '/schemas/selftest-report.schema.json')))
+for f in sys.argv[2:]:
+    v.validate(json.load(open(f)))
+PY"
 fi
 
 if want bad-input; then
@@ -162,6 +174,10 @@ if want bad-input; then
     "[ $rc = 3 ] && grep -q '/nonexistent/python3 not found' '$OUT/nopy.log' && grep -q 'skipped faults: unknown-enum-error, drop-warnings' '$OUT/nopy.log'"
   check "python missing: no fault is reported as passed" \
     "! grep -q 'PASS' '$OUT/nopy.log' && python3 -c \"import json,sys; r=json.load(open('$OUT/nopy.json')); sys.exit(0 if all(f['status']=='SKIP' for f in r['faults']) else 1)\""
+  check "the report of skipped faults fits schemas/selftest-report.schema.json" "python3 - '$ROOT' '$OUT/nopy.json' <<'PY'
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1] + '/schemas/selftest-report.schema.json')))
+PY"
   "$CC" selftest --faults no-such-fault --out "$OUT/bad" >"$OUT/bad.log" 2>&1
   rc=$?
   check "an unknown fault exits 2 naming the known ones" "[ $rc = 2 ] && grep -q 'known: drop-unknown-members' '$OUT/bad.log'"
