@@ -26,6 +26,7 @@
 #include "cli/scenario_support.hpp"
 #include "cli/schema_option.hpp"
 #include "differential/impl_result.hpp"
+#include "run/finding_file.hpp"
 #include "run/finding_files.hpp"
 #include "run/layout.hpp"
 #include "run/run_file.hpp"

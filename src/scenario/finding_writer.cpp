@@ -6,6 +6,7 @@
 
 #include "differential/comparator.hpp"
 #include "json/write.hpp"
+#include "run/finding_file.hpp"
 #include "run/replay.hpp"
 #include "scenario/server_admission.hpp"
 #include "schema/sha256.hpp"

@@ -17,8 +17,13 @@
 #include <string>
 #include <vector>
 
-#include "run/finding_file.hpp"
 #include "scenario/verdict.hpp"
+
+// src/run is a private dependency of this module: callers include run/finding_file.hpp for these.
+namespace crosscheck::run {
+struct Finding;
+class FindingStore;
+}  // namespace crosscheck::run
 
 namespace crosscheck::scenario {
 
