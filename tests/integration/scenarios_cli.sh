@@ -168,6 +168,8 @@ JSON
   run nobase scenarios run $FAKES --clients fake-a,fake-b --out "$OUT/k" "$D/run-folder.json"
   check "without --baseline the same folder fails (every bucket new) and the old check is gone" \
     '[ $status = 1 ] && [ ! -f "$OUT/k/baseline-check.json" ] && grep -q "FAILED" "$OUT/nobase.txt"'
+  run nbv verdict "$OUT/k"
+  check "... its verdict.json, decided by scenarios run: exit 1" '[ $status = 1 ] && grep -q "\"decidedBy\": \"scenarios run\"" "$OUT/k/verdict.json"'
   printf '{"format": "crosscheck-baseline/1", "entries": [{"id": "x", "implementations": ["fake-b"], "bucket": "*", "reasn": "typo", "link": "l"}]}' >"$OUT/bad.json"
   run bad scenarios run $FAKES --clients fake-a,fake-b --baseline "$OUT/bad.json" --out "$OUT/b" "$D/run-folder.json"
   check "a bad baseline: exit 2 naming the file, entry and field, nothing run" \
