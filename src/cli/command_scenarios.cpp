@@ -5,8 +5,11 @@
 // client in batches (src/scenario/client_runner.hpp) and on the reference host in process (src/host,
 // implementation "cpp", first column: blame follows it), and each row's results are compared
 // (src/scenario/verdict.hpp); every difference is written as a finding the moment the row is
-// settled. Exit: 0 nothing differs, 1 a difference or a crash / timeout / protocol result, 2 bad
-// input, 3 a client that cannot start.
+// settled, as a run-folder finding (src/run, one per row). OUT is a run folder (docs/run-folder.md):
+// run.json, findings/, summary.json, verdict.json (and baseline-check.json with --baseline), which
+// `crosscheck report`, `replay`, `baseline check` and `verdict` read. The exit code is the verdict's
+// (src/verdict): 1 when a contract bucket (crash / timeout / protocol included) is not in the
+// baseline, else 0; 2 bad input, 3 a client that cannot start.
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -14,14 +17,21 @@
 #include <optional>
 #include <set>
 
+#include "baseline/baseline.hpp"
+#include "baseline/classify.hpp"
 #include "canonical/canonical_validator.hpp"
 #include "cli/command.hpp"
 #include "cli/command_scenarios_generate.hpp"
 #include "cli/duration.hpp"
 #include "cli/result_table.hpp"
+#include "cli/scenario_support.hpp"
 #include "cli/schema_option.hpp"
 #include "differential/impl_result.hpp"
-#include "host/host.hpp"
+#include "run/finding_file.hpp"
+#include "run/finding_files.hpp"
+#include "run/layout.hpp"
+#include "run/run_file.hpp"
+#include "run/summary_file.hpp"
 #include "scenario/client_config.hpp"
 #include "scenario/client_runner.hpp"
 #include "scenario/finding_writer.hpp"
@@ -47,6 +57,8 @@ struct Options {
   std::string batch_deadline = "300s";
   bool servers = false;
   std::string request_deadline = "10s";
+  std::string baseline;  ///< --baseline FILE
+  bool strict = false;
 };
 
 std::string join(const std::vector<std::string>& items, const char* sep) {
@@ -64,71 +76,41 @@ std::string cell(const scenario::Row& row, const scenario::RowResult& r) {
   return text;
 }
 
-// The reference host (src/host) on one row, as a result of the same shape a client reports: its own
-// status is whether it meets the row, and a response the synthetic host refuses after SDK acceptance
-// carries sdkAccepted / hostAccepted / rejectionLayer in its report row, as the clients write them.
-scenario::RowResult reference_result(const canonical::CanonicalValidator& validator,
-                                     const scenario::Row& row) {
-  scenario::RowResult r;
-  host::Applied a = host::apply(validator, row.request(), row.response());
-  if (a.rule == host::kRequestCanonical) {
-    r.status = "inapplicable";
-    r.error = a.message;
-    return r;
-  }
-  r.actual = a.result;
-  r.error = a.accepted ? a.message : a.rule + ": " + a.message;
-  r.report_row = json::Value::object();
-  r.report_row.add("id", json::Value::string(row.id));
-  r.status = "passed";
-  r.report_row.add("status", json::Value::string(r.status));
-  r.report_row.add("actual", a.result);
-  if (!a.host_accepted) {
-    r.report_row.add("sdkAccepted", json::Value::boolean(true));
-    r.report_row.add("hostAccepted", json::Value::boolean(false));
-    r.report_row.add("rejectionLayer", json::Value::string("host-input-schema"));
-  }
-  if (!a.rule.empty()) r.notes.push_back("reference rule " + a.rule);
-  if (!scenario::check_expectation(row, r).met) {
-    r.status = "failed";
-    *r.report_row.find("status") = json::Value::string(r.status);
-  }
-  return r;
-}
-
-std::vector<scenario::ClientSpec> pick_clients(const Options& o) {
-  std::string path = o.client_config.empty() ? scenario::default_client_config_path() : o.client_config;
-  auto all = scenario::load_client_config(path, CROSSCHECK_SOURCE_DIR);
-  if (!all.ok()) throw Fatal(all.error());
-  auto selected = scenario::select_clients(all.value(), o.clients);
-  if (!selected.ok()) throw Fatal(selected.error());
-  std::vector<scenario::ClientSpec> out;
-  for (auto& c : selected.value()) {
-    if (o.servers && !c.unavailable && c.server_argv.empty())
-      c.unavailable = "it names no server command (serverArgv, or the adapterJson's server)";
-    if (c.unavailable) {
-      if (!o.clients.empty())
-        throw Fatal("client '" + c.name + "' is unavailable: " + *c.unavailable, kExitAdapter);
-      std::cerr << "WARNING: client '" << c.name << "' is unavailable: " << *c.unavailable << "\n";
-      continue;
-    }
-    out.push_back(std::move(c));
-  }
-  if (out.empty()) throw Fatal("no client is available (see crosscheck scenarios run --help)", kExitAdapter);
-  return out;
-}
-
 struct Tally {
-  std::size_t rows_total = 0, skewed = 0, completed = 0, findings = 0, broken = 0;
-  std::size_t implementation_defined = 0;  ///< written, listed apart, never failing the run
-  std::map<std::string, std::size_t> by_class;
+  std::size_t rows_total = 0, skewed = 0, completed = 0, rows_run = 0, broken = 0;
+  run::Summary summary;  ///< the counts summary.json keeps
+  std::set<std::string> buckets;
 };
+
+/// Writes the row's finding (when it has one) and counts it; returns the table's verdict text.
+std::string record(run::FindingStore& store, std::optional<run::Finding> finding,
+                   const std::vector<scenario::Difference>& differences, Tally& tally) {
+  std::vector<std::string> verdicts;
+  for (const auto& d : differences) verdicts.push_back(d.cls + ": " + d.summary);
+  if (!finding) return verdicts.empty() ? "ok" : join(verdicts, "; ");
+  run::Summary& s = tally.summary;
+  ++s.divergent_inputs;
+  bool contract = false;
+  for (const auto& d : finding->divergences) {
+    ++s.by_class[differential::class_name(d.cls)];
+    ++s.by_root[finding->root];
+    ++s.by_layer[d.layer];
+    for (const auto& i : d.implementations) ++s.by_implementation[i];
+    s.bucket_roots[d.bucket].insert(finding->root);
+    tally.buckets.insert(d.bucket);
+    contract = contract || !d.implementation_defined;
+  }
+  s.contract_inputs += contract;
+  scenario::write_row_finding(store, std::move(*finding));
+  return verdicts.empty() ? "ok" : join(verdicts, "; ");
+}
 
 // --servers: each runnable row's request to every SDK's interop server and to the reference.
 void admit(const Options& o, const scenario::ScenarioFile& file,
            const std::vector<const scenario::Row*>& runnable, const std::map<std::string, std::string>& skew,
            const std::vector<scenario::ClientSpec>& sdks, const canonical::CanonicalValidator& reference,
-           ResultTable& table, Tally& tally) {
+           const scenario::FindingContext& context, run::FindingStore& store, ResultTable& table,
+           Tally& tally) {
   scenario::AdmissionOptions options;
   options.work_dir = (fs::path(o.out) / "servers").string();
   options.deadline = std::chrono::milliseconds(
@@ -140,11 +122,9 @@ void admit(const Options& o, const scenario::ScenarioFile& file,
     return reference_answers[row.id].status == "admitted";
   };
   std::map<std::string, std::map<std::string, scenario::Admission>> answers;
-  std::vector<std::string> names;
   for (const auto& c : sdks) {
     scenario::AdmissionRunner runner(c, options);
     answers[c.name] = runner.run(runnable, reference_admits);
-    names.push_back(c.name);
   }
   std::string prefix = o.files.size() > 1 ? fs::path(file.path).filename().string() + ": " : "";
   for (const auto& row : file.rows) {
@@ -168,19 +148,30 @@ void admit(const Options& o, const scenario::ScenarioFile& file,
       for (const auto& note : a.notes)
         std::cerr << "note: server '" << c.name << "', row " << row.id << ": " << note << "\n";
     }
-    std::vector<std::string> verdicts;
-    for (const auto& d : scenario::compare_admission(row, results)) {
-      scenario::write_admission_finding(o.out, row, d, results, {file.path, names});
-      verdicts.push_back(d.cls + ": " + d.summary);
-      if (d.implementation_defined.empty()) {
-        ++tally.findings;
-        ++tally.by_class[d.cls];
-      } else {
-        ++tally.implementation_defined;
-      }
-    }
-    table.add_row(prefix + row.id, cells, verdicts.empty() ? "ok" : join(verdicts, "; "));
+    auto differences = scenario::compare_admission(row, results);
+    std::string verdict =
+        record(store, scenario::admission_finding(row, differences, results, context), differences, tally);
+    table.add_row(prefix + row.id, cells, verdict);
   }
+}
+
+/// OUT as a run folder of this command: refused when it holds another command's run; the findings
+/// and records of an earlier scenarios run there are removed, since this run stands for the folder.
+void prepare_out(const Options& o) {
+  const fs::path out(o.out);
+  if (auto config = run::read_run_config(out); config && config->command != run::kScenariosCommand)
+    throw Fatal(o.out + ": holds a run of another command (" + (out / run::kRunFile).string() +
+                "); choose another --out folder");
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) throw Fatal("cannot create the output folder " + o.out + ": " + ec.message());
+  std::size_t removed = 0;
+  for (const auto& f : run::list_finding_files(out / run::kFindingsDir)) removed += fs::remove(f.path, ec);
+  for (const char* name : {run::kSummaryFile, run::kVerdictFile, run::kBaselineCheckFile})
+    fs::remove(out / name, ec);
+  if (removed)
+    std::cerr << "note: removed the " << removed << " finding(s) of an earlier scenarios run in " << o.out
+              << "\n";
 }
 
 int run(Options& o) {
@@ -191,6 +182,9 @@ int run(Options& o) {
     if (comma > start && name != differential::kReferenceImplementation) o.clients.push_back(name);
     start = comma + 1;
   }
+  // The baseline is checked before any work starts (a bad one is exit 2, nothing run).
+  std::optional<baseline::Baseline> known;
+  if (!o.baseline.empty()) known = baseline::load_baseline(o.baseline);
   std::string harness_name, harness_version;
   if (!o.complete_harness.empty()) {
     auto slash = o.complete_harness.find('/');
@@ -207,10 +201,10 @@ int run(Options& o) {
   }
   schema::Ir ir = load_ir_or_fail(o.schema);
   scenario::RequestCheck requests(ir);
-  std::vector<scenario::ClientSpec> clients = pick_clients(o);
+  std::vector<scenario::ClientSpec> clients = pick_clients(o.client_config, o.clients, o.servers);
   std::vector<std::string> names;
   for (const auto& c : clients) names.push_back(c.name);
-  const std::vector<std::string> client_names = names;  // the replay command's --clients
+  const std::vector<std::string> client_names = names;  // what replay runs
 
   scenario::RunnerOptions runner_options;
   runner_options.work_dir = (fs::path(o.out) / "clients").string();
@@ -228,20 +222,36 @@ int run(Options& o) {
   std::optional<canonical::CanonicalValidator> reference;
   reference.emplace(std::move(loaded.value()));
   names.insert(names.begin(), differential::kReferenceImplementation);
+
+  prepare_out(o);
+  run::RunConfig config;
+  config.seed = "0";  // scenario rows are read, not generated
+  config.implementations = join(names, ",");
+  config.schema = o.schema;
+  config.command = run::kScenariosCommand;
+  run::write_run_config(o.out, config);
+  run::FindingStore store((fs::path(o.out) / run::kFindingsDir).string());
+  const auto started = std::chrono::steady_clock::now();
+
   ResultTable table(names);
   Tally tally;
-  auto& [rows_total, skewed, completed, findings, broken, implementation_defined, by_class] = tally;
+  std::error_code ec;
+  const std::string client_config =
+      o.client_config.empty() ? "" : fs::absolute(o.client_config, ec).lexically_normal().string();
+  const std::string schema_path =
+      o.schema.empty() ? "" : fs::absolute(o.schema, ec).lexically_normal().string();
   for (auto& file : files) {
+    scenario::FindingContext context{file.path, client_names, client_config, schema_path};
     std::vector<const scenario::Row*> runnable;
     std::map<std::string, std::string> skew;
     for (auto& row : file.rows) {
-      ++rows_total;
+      ++tally.rows_total;
       auto problems = requests.check(row.request());
       if (!problems.empty() && !harness_name.empty()) {
         json::Value request = row.request();
         if (scenario::complete_harness(request, harness_name, harness_version)) {
           row.replace_request(request);
-          ++completed;
+          ++tally.completed;
           problems = requests.check(row.request());
         }
       }
@@ -252,10 +262,11 @@ int run(Options& o) {
       std::vector<std::string> texts;
       for (const auto& p : problems) texts.push_back(p.text());
       skew[row.id] = join(texts, "; ");
-      ++skewed;
+      ++tally.skewed;
     }
+    tally.rows_run += runnable.size();
     if (o.servers) {
-      admit(o, file, runnable, skew, clients, *reference, table, tally);
+      admit(o, file, runnable, skew, clients, *reference, context, store, table, tally);
       continue;
     }
     std::map<std::string, std::map<std::string, scenario::RowResult>> results;
@@ -279,35 +290,52 @@ int run(Options& o) {
         const scenario::RowResult& r = results[name][row.id];
         row_results.emplace_back(name, &r);
         cells.push_back(cell(row, r));
-        if (r.status == "crash" || r.status == "timeout" || r.status == "protocol") ++broken;
+        if (r.status == "crash" || r.status == "timeout" || r.status == "protocol") ++tally.broken;
       }
-      std::vector<std::string> verdicts;
-      for (const auto& d : scenario::compare_row(row, row_results)) {
-        std::string path = scenario::write_finding(o.out, row, d, row_results, {file.path, client_names});
-        verdicts.push_back(d.cls + ": " + d.summary);
-        ++findings;
-        ++by_class[d.cls];
-        (void)path;
-      }
-      table.add_row(prefix + row.id, cells, verdicts.empty() ? "ok" : join(verdicts, "; "));
+      auto differences = scenario::compare_row(row, row_results);
+      std::string verdict =
+          record(store, scenario::row_finding(row, differences, row_results, context), differences, tally);
+      table.add_row(prefix + row.id, cells, verdict);
     }
   }
   table.print(std::cout);
-  std::cout << rows_total << " rows x " << clients.size()
-            << (o.servers ? " servers and the reference: " : " clients and the reference: ") << findings
-            << " findings";
-  for (const auto& [cls, n] : by_class) std::cout << ", " << n << " " << cls;
-  if (implementation_defined)
-    std::cout << ", " << implementation_defined << " implementation-defined (not failing)";
-  std::cout << "; " << skewed << " skew (not run)";
-  if (broken) std::cout << "; " << broken << " crash/timeout/protocol results";
+
+  run::Summary& s = tally.summary;
+  s.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  s.generated = tally.rows_total;
+  s.sent = tally.rows_run;
+  s.buckets = tally.buckets.size();
+  s.findings = run::list_finding_files(store.dir()).size();
+  s.by_layer.emplace(run::kContextualLayer, 0);  // the run's one layer, also when it found nothing
+  s.strict = o.strict;
+  s.roots = {o.servers ? "intercept_request" : "intercept_response"};
+  for (const auto& n : names) {
+    run::ImplementationRecord record;
+    record.name = record.reported_name = n;
+    s.implementations.push_back(std::move(record));
+  }
+  run::write_summary(o.out, s);
+
+  std::size_t divergences = 0;
+  for (const auto& [cls, n] : s.by_class) divergences += n;
+  std::cout << tally.rows_total << " rows x " << clients.size()
+            << (o.servers ? " servers and the reference: " : " clients and the reference: ")
+            << s.divergent_inputs << " rows with findings, " << divergences << " divergences in " << s.buckets
+            << " buckets";
+  for (const auto& [cls, n] : s.by_class) std::cout << ", " << n << " " << cls;
+  std::cout << "; " << tally.skewed << " skew (not run)";
+  if (tally.broken) std::cout << "; " << tally.broken << " crash/timeout/protocol results";
   std::cout << "\n";
-  if (completed)
+  if (tally.completed)
     std::cout << "completed params.event.harness as " << harness_name << "/" << harness_version << " in "
-              << completed << " rows (--complete-harness)\n";
-  if (findings || implementation_defined)
-    std::cout << "findings: " << (fs::path(o.out) / "findings").string() << "\n";
-  return findings || broken ? kExitDivergence : kExitClean;
+              << tally.completed << " rows (--complete-harness)\n";
+  if (s.divergent_inputs) std::cout << "findings: " << store.dir() << "\n";
+  // The verdict: decided in src/verdict, recorded as OUT/verdict.json (and, against a baseline,
+  // OUT/baseline-check.json through its writer).
+  if (known) return baseline::check_run_folder(*known, o.out, o.strict, std::cout);
+  const verdict::Verdict v = baseline::judge_run_folder_without_baseline(o.out, o.strict, "scenarios run");
+  std::cout << v.describe() << "\n";
+  return v.exit_code();
 }
 
 const Registration kScenarios{CommandSpec{
@@ -315,8 +343,10 @@ const Registration kScenarios{CommandSpec{
     "Layer 3: run scenario files through each SDK's interop client, crosscheck as the scripted server",
     "  crosscheck scenarios run tests/data/scenarios/composition.json\n"
     "  crosscheck scenarios run --clients python,rust --out out/l3 a.json b.json\n"
+    "  crosscheck scenarios run --baseline tests/data/baseline/known.json --out out/l3 a.json\n"
     "  crosscheck scenarios run --complete-harness crosscheck/0.1.0 old-snapshot.json\n"
-    "  crosscheck scenarios run --servers --clients python,rust tests/data/scenarios/admission.json",
+    "  crosscheck scenarios run --servers --clients python,rust tests/data/scenarios/admission.json\n"
+    "  crosscheck report out/l3; crosscheck replay out/l3/findings/diverge-<hash>.json",
     [](CLI::App& sub) {
       auto o = std::make_shared<Options>();
       sub.require_subcommand(1);
@@ -329,7 +359,9 @@ const Registration kScenarios{CommandSpec{
                           "host (cpp) always runs first");
       run_cmd->add_option("--client-config", o->client_config,
                           "Client configuration (default adapters/clients.json)");
-      run_cmd->add_option("--out", o->out, "Output folder: findings/ and the clients' batch folders");
+      run_cmd->add_option("--out", o->out,
+                          "Run folder: run.json, findings/, summary.json, verdict.json, the clients' batch "
+                          "folders (default crosscheck-out/scenarios)");
       run_cmd->add_option("--schema", o->schema,
                           "The implementations' schema snapshot (default: set-up's bundle)");
       run_cmd->add_option(
@@ -342,6 +374,10 @@ const Registration kScenarios{CommandSpec{
                         "(crosscheck as the client), and compare admitted vs refused with the reference");
       run_cmd->add_option("--request-deadline", o->request_deadline,
                           "--servers: deadline of one request (default 10s)");
+      run_cmd->add_option("--baseline", o->baseline,
+                          "Known divergences (crosscheck-baseline/1): buckets it covers are known and do not "
+                          "fail; writes OUT/baseline-check.json");
+      run_cmd->add_flag("--strict", o->strict, "New implementation-defined buckets fail the run too");
       ScenariosVerb generate = add_scenarios_generate(sub);  // command_scenarios_generate.cpp
       return [o, generate] { return generate.app->parsed() ? generate.action() : run(*o); };
     }}};

@@ -112,8 +112,12 @@ std::string junit_report(const RunData& run) {
                        format_fixed(totals.elapsed, 3) + "\"";
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   xml += "<testsuites name=\"crosscheck\"" + counts + ">\n";
-  xml += "  <testsuite name=\"" + xml_attribute("crosscheck fuzz " + run.dir) + "\"" + counts +
-         (timestamp.empty() ? std::string() : " timestamp=\"" + xml_attribute(timestamp) + "\"") + ">\n";
+  xml +=
+      "  <testsuite name=\"" +
+      xml_attribute((run.run.command.empty() ? "crosscheck fuzz " : "crosscheck " + run.run.command + " ") +
+                    run.dir) +
+      "\"" + counts +
+      (timestamp.empty() ? std::string() : " timestamp=\"" + xml_attribute(timestamp) + "\"") + ">\n";
   xml += "    <properties>\n";
   auto property = [&](const std::string& name, const std::string& value) {
     xml += "      <property name=\"" + xml_attribute(name) + "\" value=\"" + xml_attribute(value) + "\"/>\n";

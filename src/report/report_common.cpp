@@ -59,6 +59,7 @@ std::map<std::string, double> summary_counts(const run::Counts& counts) {
 std::string coverage_short(const RunData& run) {
   if (!run.coverage) {
     const run::Summary& s = run.totals();
+    if (!s.coverage && !s.coverage_percent) return "n/a";  // a scenarios run has no schema coverage
     return format_fixed(s.coverage ? s.coverage->percent() : s.coverage_percent.value_or(0.0), 1) + "%";
   }
   const run::CoverageFigures& f = run.coverage->figures;

@@ -175,9 +175,16 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
         "same crosscheck fuzz command to resume it");
   }
 
+  // A layer-3 run (scenarios run) has no schema coverage and no event log; its payloads are rows.
+  const bool scenarios = data.run.command == run::kScenariosCommand;
+  if (scenarios)
+    data.notes.push_back(
+        "a crosscheck scenarios run (layer 3): the inputs are scenario rows (generated = rows read, sent = "
+        "rows "
+        "run, the others skew) and there is no schema coverage");
   const fs::path coverage_file = root / run::kCoverageFile;
   data.coverage = run::read_coverage(root);
-  if (!data.coverage && !data.partial) {
+  if (!data.coverage && !data.partial && !scenarios) {
     throw Fatal(coverage_file.string() +
                 ": missing: the run folder is incomplete (summary.json exists, "
                 "so crosscheck fuzz wrote coverage.json; it was removed)");
@@ -191,7 +198,7 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
     if (data.events.skipped > (data.events.partial_last_line ? 1u : 0u))
       data.notes.push_back(std::to_string(data.events.skipped) +
                            " unreadable line(s) of events.jsonl were skipped");
-  } else {
+  } else if (!scenarios) {
     data.notes.push_back("no events.jsonl (the run predates the event log): no plot over time");
   }
 

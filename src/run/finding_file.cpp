@@ -101,6 +101,57 @@ std::optional<differential::ValidateResult> validation_from_json(const Value& x)
   return v;
 }
 
+Value scenario_to_json(const ScenarioCase& c) {
+  Value o = Value::object();
+  o.add("mode", str(c.mode));
+  o.add("file", str(c.file));
+  o.add("id", str(c.id));
+  o.add("clients", string_list(c.clients));
+  if (!c.client_config.empty()) o.add("clientConfig", str(c.client_config));
+  if (!c.schema.empty()) o.add("schema", str(c.schema));
+  Value entries = Value::array();
+  for (const auto& e : c.entries) {
+    Value x = Value::object();
+    x.add("implementation", str(e.implementation));
+    x.add("status", str(e.status));
+    x.add("answer", str(e.answer));
+    if (e.expectation) x.add("expectation", str(*e.expectation));
+    if (e.report_row) x.add("reportRow", *e.report_row);
+    if (e.server_answer) x.add("serverAnswer", str(*e.server_answer));
+    x.add("notes", string_list(e.notes));
+    if (!e.batch.empty()) x.add("batch", str(e.batch));
+    entries.push(std::move(x));
+  }
+  o.add("entries", std::move(entries));
+  return o;
+}
+
+// Called after the schema check: every required member is there with its type.
+ScenarioCase scenario_from_json(const Value& o) {
+  ScenarioCase c;
+  c.mode = string_member(o, "mode").value_or("");
+  c.file = string_member(o, "file").value_or("");
+  c.id = string_member(o, "id").value_or("");
+  c.clients = strings_of(member(o, "clients"));
+  c.client_config = string_member(o, "clientConfig").value_or("");
+  c.schema = string_member(o, "schema").value_or("");
+  if (const Value* entries = member(o, "entries"); entries && entries->is_array()) {
+    for (const auto& x : entries->items()) {
+      ScenarioEntry e;
+      e.implementation = string_member(x, "implementation").value_or("");
+      e.status = string_member(x, "status").value_or("");
+      e.answer = string_member(x, "answer").value_or("");
+      e.expectation = string_member(x, "expectation");
+      if (const Value* row = member(x, "reportRow")) e.report_row = *row;
+      e.server_answer = string_member(x, "serverAnswer");
+      e.notes = strings_of(member(x, "notes"));
+      e.batch = string_member(x, "batch").value_or("");
+      c.entries.push_back(std::move(e));
+    }
+  }
+  return c;
+}
+
 }  // namespace
 
 std::string finding_hash(const std::string& root, const std::string& input) {
@@ -196,6 +247,7 @@ Value finding_to_json(const Finding& f) {
   o.add("seed", f.seed ? Value::number(std::to_string(*f.seed)) : Value::null());
   o.add("source", str(f.source));
   o.add("replay", str(f.replay));
+  if (f.scenario) o.add("scenario", scenario_to_json(*f.scenario));
   if (f.reduction) {
     Value r = Value::object();
     r.add("from", str(f.reduction->from));
@@ -289,6 +341,7 @@ Result<Finding, std::string> finding_from_json(const Value& o) {
     f.seed = std::stoull(seed->number_text());
   f.source = string_member(o, "source").value_or("");
   f.replay = string_member(o, "replay").value_or("");
+  if (const Value* c = member(o, "scenario")) f.scenario = scenario_from_json(*c);
   if (const Value* r = member(o, "reduction")) {
     // Optional (older files and originals have none); when present it must be whole.
     auto count = [&](std::string_view key) -> std::optional<std::uint64_t> {

@@ -29,6 +29,33 @@ struct Reduction {
   std::uint64_t bytes_after = 0;
 };
 
+/// The comparison layer of `crosscheck scenarios run` (layer 3), as Divergence::layer records it.
+inline constexpr const char* kContextualLayer = "contextual";
+
+/// Layer 3: a finding that is one scenario row (its bytes are the finding's input). What each
+/// implementation answered beyond its ImplResult, and what replay needs to run the row again.
+struct ScenarioEntry {
+  std::string implementation;
+  std::string status;                        ///< passed, failed, ..., crash; admitted / refused (--servers)
+  std::string answer;                        ///< derived, rejected, none; admitted, refused
+  std::optional<std::string> expectation;    ///< against the row: "met" or how it is not
+  std::optional<json::Value> report_row;     ///< the client's report row as written
+  std::optional<std::string> server_answer;  ///< --servers: the server's line
+  std::vector<std::string> notes;
+  std::string batch;  ///< the batch or session folder ("" when none)
+};
+struct ScenarioCase {
+  std::string mode;                  ///< kScenarioClients or kScenarioServers
+  std::string file;                  ///< the scenario file the row came from
+  std::string id;                    ///< the row id
+  std::vector<std::string> clients;  ///< what the row ran on, without the reference
+  std::string client_config;         ///< --client-config of the run ("" when the default)
+  std::string schema;                ///< --schema of the run ("" when the default)
+  std::vector<ScenarioEntry> entries;
+};
+inline constexpr const char* kScenarioClients = "clients";
+inline constexpr const char* kScenarioServers = "servers";
+
 struct Finding {
   std::string root;
   std::string input;  ///< exact payload bytes
@@ -38,11 +65,12 @@ struct Finding {
   /// implementation's canonical verdict (its error paths, the reference's keywords and traits).
   std::string document;
   std::vector<differential::ValidateResult> validations;
-  std::vector<std::string> traits;     ///< implementation-defined traits of the input
-  std::optional<std::uint64_t> seed;   ///< generator seed, when generated
-  std::string source;                  ///< file path or generator name
-  std::string replay;                  ///< one-line command that replays it
-  std::optional<Reduction> reduction;  ///< only in a minimized finding ("reduction" in the file)
+  std::vector<std::string> traits;       ///< implementation-defined traits of the input
+  std::optional<std::uint64_t> seed;     ///< generator seed, when generated
+  std::string source;                    ///< file path or generator name
+  std::string replay;                    ///< one-line command that replays it
+  std::optional<Reduction> reduction;    ///< only in a minimized finding ("reduction" in the file)
+  std::optional<ScenarioCase> scenario;  ///< layer 3: the row's context ("scenario" in the file)
 };
 
 /// The finding for one payload's results: its root, input, divergences, every implementation's result

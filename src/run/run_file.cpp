@@ -16,6 +16,7 @@ constexpr const char* kImplementationsKey = "implementations";
 constexpr const char* kSchemaKey = "schema";
 constexpr const char* kShardKey = "shard";
 constexpr const char* kDeterministicKey = "deterministic";
+constexpr const char* kCommandKey = "command";
 
 json::Value roots_json(const std::vector<std::string>& roots) {
   json::Value a = json::Value::array();
@@ -59,6 +60,7 @@ json::Value to_json(const RunConfig& c) {
   // Only when used, so that the run.json of an unsharded, feedback-driven run keeps its old form.
   if (c.shard) f.add(kShardKey, json::Value::string(*c.shard));
   if (c.deterministic) f.add(kDeterministicKey, json::Value::boolean(true));
+  if (!c.command.empty()) f.add(kCommandKey, json::Value::string(c.command));
   return f;
 }
 
@@ -79,6 +81,7 @@ std::optional<RunConfig> read_run_config(const std::filesystem::path& run_dir) {
   c.schema = o.find(kSchemaKey)->string_value();
   if (const json::Value* s = o.find(kShardKey)) c.shard = s->string_value();
   c.deterministic = o.find(kDeterministicKey) != nullptr;
+  if (const json::Value* cmd = o.find(kCommandKey)) c.command = cmd->string_value();
   return c;
 }
 

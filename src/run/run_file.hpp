@@ -14,6 +14,9 @@
 
 namespace crosscheck::run {
 
+/// run.json's "command" of a `crosscheck scenarios run` folder.
+inline constexpr const char* kScenariosCommand = "scenarios run";
+
 struct RunConfig {
   std::string seed;                  ///< the seed, as its decimal digits (a uint64)
   std::vector<std::string> roots;    ///< --root options; empty: every root
@@ -21,6 +24,9 @@ struct RunConfig {
   std::string schema;                ///< the schema manifest's sha256, or the schema path
   std::optional<std::string> shard;  ///< "i/n" of a sharded run
   bool deterministic = false;
+  /// The command whose run this is when it is not fuzz, run or merge: kScenariosCommand for a
+  /// layer-3 run (its folder has no coverage.json, its findings are scenario rows). "": absent.
+  std::string command;
 
   /// The names of `implementations`.
   std::set<std::string> implementation_names() const;

@@ -38,6 +38,8 @@ std::optional<std::string> read_adapter_json(const std::string& path, ClientSpec
 
 }  // namespace
 
+std::string checkout_dir() { return CROSSCHECK_SOURCE_DIR; }
+
 std::string default_client_config_path() {
   return std::string(CROSSCHECK_SOURCE_DIR) + "/adapters/clients.json";
 }

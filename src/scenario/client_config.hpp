@@ -36,6 +36,8 @@ Result<std::vector<ClientSpec>, std::string> load_client_config(const std::strin
 
 /// <source dir>/adapters/clients.json.
 std::string default_client_config_path();
+/// The checkout crosscheck was built from (what ${ROOT} names in a client configuration).
+std::string checkout_dir();
 
 /// `names` empty: every default client; otherwise exactly those (an unknown name is an error that
 /// lists the known ones).

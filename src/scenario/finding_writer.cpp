@@ -1,110 +1,147 @@
-// finding_writer.cpp: layer-3 finding files.
+// finding_writer.cpp: layer-3 findings as run-folder findings.
 #include "scenario/finding_writer.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
-#include "json/parse.hpp"
-#include "json/schema_validator.hpp"
+#include "differential/comparator.hpp"
 #include "json/write.hpp"
-#include "report/escape.hpp"
 #include "run/finding_file.hpp"
-#include "run/json_file.hpp"
+#include "run/replay.hpp"
 #include "scenario/server_admission.hpp"
 #include "schema/sha256.hpp"
-#include "util/file.hpp"
+#include "util/result.hpp"
 
 namespace crosscheck::scenario {
 namespace {
 
-json::Value strings(const std::vector<std::string>& items) {
-  json::Value out = json::Value::array();
-  for (const auto& s : items) out.push(json::Value::string(s));
-  return out;
+using differential::DivergenceClass;
+using differential::Outcome;
+
+constexpr const char* kClientsRoot = "intercept_response";
+constexpr const char* kServersRoot = "intercept_request";
+
+differential::Divergence divergence_of(const Difference& d) {
+  auto cls = differential::parse_class(d.cls);
+  if (!cls) throw Fatal("internal: scenario difference of unknown class '" + d.cls + "'");
+  differential::Divergence x;
+  x.cls = *cls;
+  x.layer = run::kContextualLayer;
+  x.implementations = d.involved;
+  std::sort(x.implementations.begin(), x.implementations.end());
+  x.detail = d.summary;
+  x.implementation_defined = !d.implementation_defined.empty();
+  x.signature = d.bucket;
+  x.bucket = schema::sha256_hex(x.signature).substr(0, 16);
+  return x;
+}
+
+/// A batch or server session that broke on the row: the implementation's own failure.
+std::optional<differential::Divergence> broken(const Row& row, const std::string& name,
+                                               const std::string& status, const std::string& error) {
+  DivergenceClass cls;
+  if (status == "crash") {
+    cls = DivergenceClass::kCrash;
+  } else if (status == "timeout") {
+    cls = DivergenceClass::kTimeout;
+  } else if (status == "protocol") {
+    cls = DivergenceClass::kProtocol;
+  } else {
+    return std::nullopt;
+  }
+  differential::Divergence x;
+  x.cls = cls;
+  x.layer = run::kContextualLayer;
+  x.implementations = {name};
+  x.detail = name + ": " + status + (error.empty() ? "" : ": " + error);
+  x.signature = status + "/" + event_type(row) + "/" + name;
+  x.bucket = schema::sha256_hex(x.signature).substr(0, 16);
+  return x;
+}
+
+Outcome outcome_of(const std::string& status, const std::string& answer) {
+  if (answer == "derived" || answer == "admitted") return Outcome::kAccepted;
+  if (answer == "rejected" || answer == "refused") return Outcome::kRejected;
+  if (auto o = differential::parse_outcome(status)) return *o;  // crash, timeout, protocol
+  return Outcome::kUnsupported;                                 // unsupported, inapplicable
+}
+
+run::Finding envelope(const Row& row, const char* root, const char* mode, const FindingContext& context) {
+  run::Finding f;
+  f.root = root;
+  f.input = row.raw;
+  f.source = context.scenario_file;
+  f.scenario = run::ScenarioCase{
+      mode, context.scenario_file, row.id, context.clients, context.client_config, context.schema, {}};
+  return f;
 }
 
 const char* answer_name(Answer a) {
   return a == Answer::kDerived ? "derived" : a == Answer::kRejected ? "rejected" : "none";
 }
 
-// The envelope every layer-3 finding shares, its entries, and the file pair written atomically.
-std::string write_envelope(const std::string& out_dir, const Row& row, const Difference& d,
-                           json::Value entries, const FindingContext& context, const char* replay_flags) {
-  namespace fs = std::filesystem;
-  fs::path dir = fs::path(out_dir) / "findings";
-  fs::create_directories(dir);
-  std::string name = d.cls + "-" + schema::sha256_hex(d.bucket + "\n" + row.raw).substr(0, 16);
-  std::string replay_file = (dir / (name + ".scenario.json")).string();
-  write_scenario_file(replay_file, {&row});
-  std::string clients;
-  for (const auto& c : context.clients) clients += (clients.empty() ? "" : ",") + c;
-  json::Value f = json::Value::object();
-  f.add("format", json::Value::string("crosscheck-scenario-finding/1"));
-  f.add("class", json::Value::string(d.cls));
-  f.add("bucket", json::Value::string(d.bucket));
-  f.add("summary", json::Value::string(d.summary));
-  f.add("keys", strings(d.keys));
-  if (!d.implementation_defined.empty()) f.add("implementationDefined", strings(d.implementation_defined));
-  f.add("scenarioFile", json::Value::string(context.scenario_file));
-  f.add("scenarioId", json::Value::string(row.id));
-  f.add("scenario", row.value);
-  f.add("rowBytes", json::Value::string(row.raw));
-  f.add("clients", std::move(entries));
-  f.add("replay", json::Value::string(std::string("crosscheck scenarios run ") + replay_flags + "--clients " +
-                                      report::shell_quote(clients) + " " + report::shell_quote(replay_file)));
-  std::string path = (dir / (name + ".json")).string();
-  run::write_file_atomically(path, json::write(f, {.indent = 2}) + "\n");
-  return path;
-}
-
 }  // namespace
 
-std::string write_admission_finding(const std::string& out_dir, const Row& row, const Difference& d,
-                                    const AdmissionResults& results, const FindingContext& context) {
-  json::Value list = json::Value::array();
-  for (const auto& [name, a] : results) {
-    json::Value c = json::Value::object();
-    c.add("name", json::Value::string(name));
-    c.add("status", json::Value::string(a->status));
-    c.add("answer",
-          json::Value::string(a->status == "admitted" || a->status == "refused" ? a->status : "none"));
-    c.add("actual", json::Value::null());
-    c.add("error", json::Value::string(a->error));
-    if (!a->answer.empty()) c.add("serverAnswer", json::Value::string(a->answer));
-    c.add("notes", strings(a->notes));
-    if (!a->session_dir.empty()) c.add("batch", json::Value::string(a->session_dir));
-    list.push(std::move(c));
-  }
-  return write_envelope(out_dir, row, d, std::move(list), context, "--servers ");
-}
-
-std::string write_finding(const std::string& out_dir, const Row& row, const Difference& d,
-                          const ClientResults& results, const FindingContext& context) {
-  json::Value list = json::Value::array();
-  for (const auto& [client, r] : results) {
-    json::Value c = json::Value::object();
-    c.add("name", json::Value::string(client));
-    c.add("status", json::Value::string(r->status));
-    c.add("answer", json::Value::string(answer_name(answer_of(*r))));
-    c.add("actual", r->actual);
-    c.add("error", json::Value::string(r->error));
+std::optional<run::Finding> row_finding(const Row& row, const std::vector<Difference>& differences,
+                                        const ClientResults& results, const FindingContext& context) {
+  run::Finding f = envelope(row, kClientsRoot, run::kScenarioClients, context);
+  for (const auto& d : differences) f.divergences.push_back(divergence_of(d));
+  for (const auto& [name, r] : results) {
+    if (auto b = broken(row, name, r->status, r->error)) f.divergences.push_back(std::move(*b));
+    run::ScenarioEntry e;
+    e.implementation = name;
+    e.status = r->status;
+    e.answer = answer_name(answer_of(*r));
     ExpectationVerdict v = check_expectation(row, *r);
-    if (v.applicable) c.add("expectation", json::Value::string(v.text()));
-    c.add("reportRow", r->report_row);
-    c.add("notes", strings(r->notes));
-    if (!r->batch_dir.empty()) c.add("batch", json::Value::string(r->batch_dir));
-    list.push(std::move(c));
+    if (v.applicable) e.expectation = v.text();
+    if (!r->report_row.is_null()) e.report_row = r->report_row;
+    e.notes = r->notes;
+    e.batch = r->batch_dir;
+    differential::ImplResult x;
+    x.implementation = name;
+    x.outcome = outcome_of(e.status, e.answer);
+    if (!r->actual.is_null()) x.encoded = json::write(r->actual);
+    if (!r->error.empty()) x.message = r->error;
+    f.results.push_back(std::move(x));
+    f.scenario->entries.push_back(std::move(e));
   }
-  return write_envelope(out_dir, row, d, std::move(list), context, "");
+  if (f.divergences.empty()) return std::nullopt;
+  return f;
 }
 
-Result<json::Value, std::string> read_finding(const std::string& path) {
-  auto bytes = read_file_bytes(path);
-  if (!bytes) return path + ": cannot be read";
-  auto parsed = json::parse(*bytes);
-  if (!parsed.ok()) return path + ": not JSON: " + parsed.error().message();
-  if (auto e = json::shipped_schema("scenario-finding.schema.json").validate(parsed.value()))
-    return path + ": " + json::describe_location(parsed.value(), e->pointer) + ": " + e->message;
-  return std::move(parsed.value());
+std::optional<run::Finding> admission_finding(const Row& row, const std::vector<Difference>& differences,
+                                              const AdmissionResults& results,
+                                              const FindingContext& context) {
+  run::Finding f = envelope(row, kServersRoot, run::kScenarioServers, context);
+  for (const auto& d : differences) {
+    f.divergences.push_back(divergence_of(d));
+    for (const auto& t : d.implementation_defined)
+      if (std::find(f.traits.begin(), f.traits.end(), t) == f.traits.end()) f.traits.push_back(t);
+  }
+  for (const auto& [name, a] : results) {
+    if (auto b = broken(row, name, a->status, a->error)) f.divergences.push_back(std::move(*b));
+    run::ScenarioEntry e;
+    e.implementation = name;
+    e.status = a->status;
+    e.answer = a->status == "admitted" || a->status == "refused" ? a->status : "none";
+    if (!a->answer.empty()) e.server_answer = a->answer;
+    e.notes = a->notes;
+    e.batch = a->session_dir;
+    differential::ImplResult x;
+    x.implementation = name;
+    x.outcome = outcome_of(e.status, e.answer);
+    if (!a->error.empty()) x.message = a->error;
+    f.results.push_back(std::move(x));
+    f.scenario->entries.push_back(std::move(e));
+  }
+  if (f.divergences.empty()) return std::nullopt;
+  return f;
+}
+
+std::string write_row_finding(run::FindingStore& store, run::Finding finding) {
+  finding.replay =
+      run::replay_command((std::filesystem::path(store.dir()) / run::finding_file_name(finding)).string());
+  return store.write(finding);
 }
 
 }  // namespace crosscheck::scenario

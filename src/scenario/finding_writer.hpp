@@ -1,38 +1,49 @@
-// finding_writer.hpp: the one writer (and reader) of layer-3 findings
-// (schemas/scenario-finding.schema.json).
+// finding_writer.hpp: a scenario row's differences as a run-folder finding (crosscheck-finding/1
+// with "scenario", schemas/finding.schema.json), written through src/run's one writer.
 //
-// Each difference is written the moment it is found, atomically, as OUT/findings/<class>-<16 hex>.json
-// (the hash over bucket and row bytes, so a run again writes the same name), after the one-row
-// scenario file <same>.scenario.json that its replay command runs. Kept here, beside the scenario
-// formats, until the run folder's owner (src/run/) takes the finding files of every layer: the
-// writer only needs a folder.
+// One finding per row, like one finding per payload at layers 1 and 2: its input is the row's exact
+// bytes, its root intercept_response (the clients judge the scripted response) or intercept_request
+// (--servers: the servers admit the request), one divergence per difference (layer "contextual",
+// class contextual-acceptance, contextual-result, contextual-expectation or request-admission; the
+// signature is the scenario bucket text, the bucket id its hash) and one crash / timeout / protocol
+// divergence per implementation whose batch broke on the row. Each implementation's answer is an
+// ImplResult (accepted = derived or admitted, rejected = rejected or refused; encoded = the derived
+// result as JSON text, message = the error text) so that baselines, blame, verdicts and every
+// report read it as they read any finding; the rest (status, expectation, report row, notes, batch
+// folder, the clients to replay on) is in the finding's "scenario".
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "json/value.hpp"
 #include "scenario/verdict.hpp"
-#include "util/result.hpp"
+
+// src/run is a private dependency of this module: callers include run/finding_file.hpp for these.
+namespace crosscheck::run {
+struct Finding;
+class FindingStore;
+}  // namespace crosscheck::run
 
 namespace crosscheck::scenario {
 
 struct FindingContext {
   std::string scenario_file;         ///< where the row came from
-  std::vector<std::string> clients;  ///< every client the row ran on, for the replay command
+  std::vector<std::string> clients;  ///< every client the row ran on (not the reference), for replay
+  std::string client_config;         ///< --client-config ("" for the default), for replay
+  std::string schema;                ///< --schema ("" for the default), for replay
 };
 
-/// Writes the finding for `difference` on `row`; returns the finding file's path. Throws Fatal
-/// naming the path when it cannot be written (a full disk).
-std::string write_finding(const std::string& out_dir, const Row& row, const Difference& difference,
-                          const ClientResults& results, const FindingContext& context);
+/// The finding of one row run on clients, or nullopt when nothing differs and no batch broke.
+std::optional<run::Finding> row_finding(const Row& row, const std::vector<Difference>& differences,
+                                        const ClientResults& results, const FindingContext& context);
 
-/// The same for a request-admission difference (`scenarios run --servers`): one entry per
-/// implementation, the reference's first; the replay command asks the servers again.
-std::string write_admission_finding(const std::string& out_dir, const Row& row, const Difference& difference,
-                                    const AdmissionResults& results, const FindingContext& context);
+/// The same for request admission (`scenarios run --servers`): one result per implementation, the
+/// reference's first.
+std::optional<run::Finding> admission_finding(const Row& row, const std::vector<Difference>& differences,
+                                              const AdmissionResults& results, const FindingContext& context);
 
-/// Reads a finding file back, checked against the schema; the error names the file and field.
-Result<json::Value, std::string> read_finding(const std::string& path);
+/// Writes `finding` into `store` with its replay command (`crosscheck replay PATH`); returns the path.
+std::string write_row_finding(run::FindingStore& store, run::Finding finding);
 
 }  // namespace crosscheck::scenario

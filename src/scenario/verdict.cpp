@@ -153,6 +153,7 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
       d.clients.push_back(name);
       parts.push_back(name + "=" + (a == Answer::kDerived ? "derived" : "rejected"));
     }
+    d.involved = d.clients;
     d.bucket = d.cls + "/" + type + "/" + join(parts);
     d.summary = join(parts, ", ");
     if (reference) {
@@ -190,6 +191,8 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
     for (const auto& key : result_keys())  // in the contract's order
       if (std::find(keys.begin(), keys.end(), key) != keys.end()) d.keys.push_back(key);
     if (!d.keys.empty()) {
+      d.involved = d.clients;
+      d.involved.insert(d.involved.begin(), results.front().first);
       d.bucket = d.cls + "/" + type + "/" + join(d.keys);
       d.summary = join(d.clients, ", ") + (d.clients.size() == 1 ? " differs" : " differ") +
                   " from the reference on " + join(d.keys, ", ");
@@ -209,6 +212,7 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
     }
     if (!d.keys.empty()) {
       for (const auto& [name, r] : derived) d.clients.push_back(name);
+      d.involved = d.clients;
       d.bucket = d.cls + "/" + type + "/" + join(d.keys);
       d.summary = join(d.clients, " vs ") + " differ on " + join(d.keys, ", ");
       out.push_back(std::move(d));
@@ -220,6 +224,7 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
     Difference d;
     d.cls = "contextual-expectation";
     d.clients = {name};
+    d.involved = {name};
     d.keys = v.keys;
     d.bucket = d.cls + "/" + name + "/" + type + "/" + v.kind + (v.keys.empty() ? "" : ":" + join(v.keys));
     d.summary = name + " " + v.text();
@@ -229,16 +234,18 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
 }
 
 std::vector<Difference> compare_admission(const Row& row, const AdmissionResults& results) {
-  std::vector<std::string> parts;
+  std::vector<std::string> parts, involved;
   std::size_t admitted = 0, refused = 0;
   for (const auto& [name, a] : results) {
     if (a->status != "admitted" && a->status != "refused") continue;
     ++(a->status == "admitted" ? admitted : refused);
     parts.push_back(name + "=" + a->status);
+    involved.push_back(name);
   }
   if (!admitted || !refused) return {};
   Difference d;
   d.cls = "request-admission";
+  d.involved = std::move(involved);
   const Admission* reference = results.empty() ? nullptr : results.front().second;
   bool reference_answered = reference && (reference->status == "admitted" || reference->status == "refused");
   for (std::size_t i = reference_answered ? 1 : 0; i < results.size(); ++i) {

@@ -51,9 +51,13 @@ struct Difference {
   std::string
       cls;  ///< contextual-acceptance | contextual-result | contextual-expectation | request-admission
   std::string bucket;
-  std::vector<std::string> clients;  ///< the clients it involves
-  std::vector<std::string> keys;     ///< differing result keys (contextual-result, -expectation)
-  std::string summary;               ///< one line for the terminal
+  std::vector<std::string> clients;  ///< the clients it blames (those differing from the reference)
+  /// Every implementation it involves, for the finding: those that answered (acceptance,
+  /// admission), the reference and the clients differing from it (result; without a reference,
+  /// every client that derived), the one client (expectation).
+  std::vector<std::string> involved;
+  std::vector<std::string> keys;  ///< differing result keys (contextual-result, -expectation)
+  std::string summary;            ///< one line for the terminal
   /// request-admission: the reference met a construct the standards leave open (its traits, e.g.
   /// date-time-leap-second); such a difference is reported apart and does not fail the run.
   std::vector<std::string> implementation_defined;

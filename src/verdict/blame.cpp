@@ -80,10 +80,48 @@ std::string Blame::explanation() const {
   return "";
 }
 
+namespace {
+
+/// Layer 3's contextual-result: the scenario verdict already compared each derived result with the
+/// reference's (with the contract's tolerances), and a finding lists as involved the reference and
+/// exactly the clients that differ from it (without a reference: every client that derived).
+Blame contextual_result_blame(const differential::Divergence& d, const std::vector<ImplResult>& results,
+                              const BlameOptions& options) {
+  auto it = std::find_if(d.implementations.begin(), d.implementations.end(),
+                         [](const std::string& i) { return is_reference(i); });
+  if (it == d.implementations.end()) return every_involved(d, Basis::kUndecided);
+  Blame b;
+  b.reference = *it;
+  if (options.reference_wrong) {
+    // The reference and the clients that derived what it did (the ones not listed as differing).
+    b.basis = Basis::kReferenceWrong;
+    b.deviating.push_back(b.reference);
+    for (const auto& r : results) {
+      if (r.outcome == Outcome::kAccepted && !is_reference(r.implementation) &&
+          std::find(d.implementations.begin(), d.implementations.end(), r.implementation) ==
+              d.implementations.end())
+        b.deviating.push_back(r.implementation);
+    }
+  } else {
+    b.basis = Basis::kReference;
+    for (const auto& i : d.implementations)
+      if (i != b.reference) b.deviating.push_back(i);
+  }
+  std::sort(b.deviating.begin(), b.deviating.end());
+  return b;
+}
+
+}  // namespace
+
 Blame blame(const differential::Divergence& d, const std::vector<ImplResult>& results,
             const BlameOptions& options) {
-  if (d.cls != DivergenceClass::kAcceptance && d.cls != DivergenceClass::kWarnings &&
-      d.cls != DivergenceClass::kDiagnostics && d.cls != DivergenceClass::kCanonicalAcceptance)
+  if (d.cls == DivergenceClass::kContextualResult) return contextual_result_blame(d, results, options);
+  // Layer 3's admitted/refused and derived/rejected are outcomes, compared as acceptance is.
+  const bool acceptance = d.cls == DivergenceClass::kAcceptance ||
+                          d.cls == DivergenceClass::kContextualAcceptance ||
+                          d.cls == DivergenceClass::kRequestAdmission;
+  if (!acceptance && d.cls != DivergenceClass::kWarnings && d.cls != DivergenceClass::kDiagnostics &&
+      d.cls != DivergenceClass::kCanonicalAcceptance)
     return every_involved(d, Basis::kOwnFailure);
   auto involved = [&](const ImplResult& r) {
     return std::find(d.implementations.begin(), d.implementations.end(), r.implementation) !=
@@ -114,7 +152,7 @@ Blame blame(const differential::Divergence& d, const std::vector<ImplResult>& re
   }
   for (const auto& r : results) {
     if (d.cls == DivergenceClass::kCanonicalAcceptance || !involved(r)) continue;
-    if (d.cls == DivergenceClass::kAcceptance)
+    if (acceptance)
       key[r.implementation] = at_text_level ? (rejected_as_json(r) ? "unparsed" : "parsed")
                                             : differential::outcome_name(r.outcome);
     else if (d.cls == DivergenceClass::kWarnings)

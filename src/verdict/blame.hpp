@@ -11,7 +11,10 @@
 // What is compared is what the divergence is about: the outcome for acceptance (or "parsed the text"
 // against "rejected it as JSON" for a divergence at the level of the text), the warning multiset for
 // warnings, the error set for diagnostics. Crashes, timeouts, SDK errors, protocol breaks and round
-// trips are the failure of the implementations they name.
+// trips are the failure of the implementations they name. Layer 3 (scenarios run): contextual-acceptance
+// and request-admission compare outcomes as acceptance does (accepted = derived or admitted);
+// contextual-result lists as involved the reference and the clients the scenario verdict found
+// differing from it, so those are the deviating ones; contextual-expectation is the client's own.
 #pragma once
 
 #include <string>

@@ -12,8 +12,10 @@ so:
   fake:malformed write a report that is not JSON
   fake:no-report exit 0 without a report
   fake:differ    with FAKE_FLAVOR=b, derive decision deny instead of allow
+  fake:reject    with FAKE_FLAVOR=b, reject the response (actual {"rejected": true})
   fake:flood     write 64 MiB to stderr before sending this row's request
-FAKE_MODE=exit-at-once exits 1 before doing anything. FAKE_RECORD=PATH appends every reply line it
+FAKE_MODE=exit-at-once exits 1 before doing anything. FAKE_FIXED=1 makes flavour b behave as a
+(the client once its fault is fixed, for replay tests). FAKE_RECORD=PATH appends every reply line it
 reads, as bytes, to PATH (for the byte-exactness test).
 """
 import json
@@ -33,6 +35,8 @@ def main():
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     record = os.environ.get("FAKE_RECORD")
     flavor = os.environ.get("FAKE_FLAVOR", "a")
+    if os.environ.get("FAKE_FIXED"):
+        flavor = "a"
 
     def exchange(message):
         server.stdin.write(json.dumps(message).encode() + b"\n")
@@ -62,7 +66,9 @@ def main():
             ok = isinstance(reply.get("result"), dict) and reply.get("id") == row["id"]
         except ValueError:
             ok = False
-        if ok:
+        if ok and flavor == "b" and "fake:reject" in tags:
+            actual = {"rejected": True}
+        elif ok:
             decision = "deny" if flavor == "b" and "fake:differ" in tags else "allow"
             actual = {"decision": decision, "executed": decision == "allow",
                       "input": row["request"]["params"]["event"].get("tool", {}).get("input"), "messages": []}

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # scenarios_cli.sh BUILD_DIR PART: crosscheck scenarios run and serve-scenarios end to end, against
-# the client stand-ins of tests/fake_clients/ (not SDKs). PART: bad-input | skew | byte-exact | robustness | servers.
+# the client stand-ins of tests/fake_clients/ (not SDKs). PART: bad-input | skew | byte-exact | robustness |
+# servers | baseline | report | replay (the last three: the run folder, through src/run, src/verdict,
+# src/baseline and src/report, on tests/data/scenarios/run-folder*.json).
 source "$(dirname "$0")/lib.sh"
 part=${2:?usage: scenarios_cli.sh BUILD_DIR PART}
 D="$ROOT/tests/data/scenarios"
@@ -90,13 +92,14 @@ robustness)
   check "results for ids not given are notes, not results" '[ $status = 0 ] && grep -q "a result for \"not-given\", a row it was not given" "$OUT/extra.txt"'
   run differ scenarios run $FAKES --clients fake-a,fake-b --out "$OUT/differ" "$D/robust-differ.json"
   check "two clients that differ: exit 1" '[ $status = 1 ]'
-  f=$(ls "$OUT"/differ/findings/contextual-result-*.json 2>/dev/null | grep -v scenario.json | head -1)
-  check "a contextual-result finding naming the keys" '[ -n "$f" ] && grep -q "\"bucket\": \"contextual-result/tool.before/decision,executed\"" "$f"'
+  f=$(ls "$OUT"/differ/findings/diverge-*.json 2>/dev/null | head -1)
+  check "one finding for the row, a contextual-result naming the keys" \
+    '[ "$(ls "$OUT"/differ/findings | wc -l)" = 1 ] && grep -q "\"signature\": \"contextual-result/tool.before/decision,executed\"" "$f" && grep -q "\"layer\": \"contextual\"" "$f"'
   replay=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["replay"])' "$f" 2>/dev/null)
-  # The replay command as written, with the stand-ins' configuration and a fresh output folder.
-  eval "\"$CC\" ${replay#crosscheck } $FAKES --out \"$OUT/replay\"" >"$OUT/replay.txt" 2>&1
+  # The replay command as written (the finding records the stand-ins' configuration).
+  eval "\"$CC\" ${replay#crosscheck }" >"$OUT/replay.txt" 2>&1
   replay_status=$?
-  check "the finding's replay command reproduces it" '[ $replay_status = 1 ] && grep -q "contextual-result: fake-b differs from the reference on decision, executed" "$OUT/replay.txt"'
+  check "the finding's replay command reproduces it" '[ $replay_status = 1 ] && grep -q "REPRODUCES: all" "$OUT/replay.txt" && grep -q "contextual-result: fake-b differs from the reference on decision, executed" "$OUT/replay.txt"'
   check "the reference (cpp) runs first and the blame goes to the client that differs from it" \
     'grep -qE "^bad-differ +passed +passed +failed\(decision,executed\) +contextual-result: fake-b differs from the reference" "$OUT/differ.txt"'
   ;;
@@ -116,19 +119,111 @@ servers)
     'grep -qE "^refuse +admitted +admitted +refused +request-admission: .*deviating from the reference: fake-b" "$OUT/srv.txt"'
   check "servers: a refusal that only follows earlier rows is asked again alone" \
     'grep -q "row stateful: refused in a session after earlier rows .*admitted alone" "$OUT/srv.txt" && grep -qE "^stateful +admitted +admitted +admitted" "$OUT/srv.txt"'
-  f=$(ls "$OUT"/srv/findings/request-admission-*.json 2>/dev/null | grep -v scenario.json | head -1)
-  check "servers: one finding file, valid, with the bucket" \
-    '[ "$(ls "$OUT"/srv/findings/*.json | grep -vc scenario.json)" = 1 ] && grep -q "\"bucket\": \"request-admission/tool.before/cpp=admitted,fake-a=admitted,fake-b=refused\"" "$f"'
+  f=$(grep -l "request-admission/" "$OUT"/srv/findings/*.json 2>/dev/null | head -1)
+  check "servers: the refusal's finding, with the bucket" \
+    '[ -n "$f" ] && grep -q "\"signature\": \"request-admission/tool.before/cpp=admitted,fake-a=admitted,fake-b=refused\"" "$f"'
+  check "servers: the broken answers are crash / timeout / protocol findings" \
+    'ls "$OUT"/srv/findings | grep -q "^crash-fake-a-" && ls "$OUT"/srv/findings | grep -q "^timeout-fake-a-"'
   replay=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["replay"])' "$f" 2>/dev/null)
-  eval "\"$CC\" ${replay#crosscheck } $FAKES --out \"$OUT/srv-replay\"" >"$OUT/srv-replay.txt" 2>&1
+  eval "\"$CC\" ${replay#crosscheck }" >"$OUT/srv-replay.txt" 2>&1
   replay_status=$?
-  check "servers: the replay command reproduces it" '[ $replay_status = 1 ] && grep -qE "^refuse +admitted +admitted +refused +request-admission" "$OUT/srv-replay.txt"'
+  check "servers: the replay command reproduces it" '[ $replay_status = 1 ] && grep -qE "^refuse +admitted +admitted +refused" "$OUT/srv-replay.txt" && grep -q "REPRODUCES" "$OUT/srv-replay.txt"'
   run srv-dead scenarios run --servers $FAKES --clients fake-server-dead --out "$OUT/o" "$D/robust-servers.json"
   check "servers: a server that exits before answering: exit 3 naming it and its stderr" \
     '[ $status = 3 ] && grep -q "server of .fake-server-dead. exited before answering its first request.*gone at once" "$OUT/srv-dead.txt"'
   run srv-missing scenarios run --servers $FAKES --clients fake-server-missing --out "$OUT/o" "$D/robust-servers.json"
   check "servers: a server program that does not exist: exit 3 naming it" \
     '[ $status = 3 ] && grep -q "fake-server-missing" "$OUT/srv-missing.txt"'
+  ;;
+baseline)
+  # fake-b's deny on known-differ is listed (by globs over the signatures); its rejection on
+  # unlisted-reject is not.
+  cat >"$OUT/known.json" <<'JSON'
+{"format": "crosscheck-baseline/1", "entries": [
+  {"id": "fake-b-denies", "implementations": ["fake-b"], "bucket": "contextual-result/tool.before/decision,executed",
+   "class": "contextual-result", "reason": "the stand-in denies rows tagged fake:differ", "link": "tests/fake_clients/fake_client.py"},
+  {"id": "fake-b-denies-expectation", "implementations": ["fake-b"], "bucket": "contextual-expectation/fake-b/*/keys:decision,executed",
+   "reason": "the same, against the row", "link": "tests/fake_clients/fake_client.py"},
+  {"id": "fake-a-never", "implementations": ["fake-a"], "bucket": "*fake-a=rejected*", "reason": "never seen", "link": "x"}
+]}
+JSON
+  run known scenarios run $FAKES --clients fake-a,fake-b --baseline "$OUT/known.json" --out "$OUT/k" "$D/run-folder.json"
+  check "a finding the baseline lists: exit 0" '[ $status = 0 ]'
+  check "... listed as known, by entry" 'grep -q "known: entry fake-b-denies (fake-b): 1 bucket, 1 occurrence" "$OUT/known.txt" && grep -q "known: entry fake-b-denies-expectation" "$OUT/known.txt"'
+  check "... the entry that matched nothing is stale" 'grep -q "stale: entry fake-a-never (fake-a): not seen in this run" "$OUT/known.txt"'
+  check "... the row still shows its difference" 'grep -qE "^known-differ +passed +passed +failed\(decision,executed\) +contextual-result: fake-b differs from the reference" "$OUT/known.txt"'
+  check "... the run folder has run.json, summary.json, one finding" \
+    '[ -f "$OUT/k/run.json" ] && [ -f "$OUT/k/summary.json" ] && [ "$(ls "$OUT"/k/findings | grep -c "^diverge-.*\.json$")" = 1 ]'
+  check "... baseline-check.json through its writer, every bucket known" \
+    '/usr/bin/python3 -c "import json,sys; c=json.load(open(sys.argv[1])); assert c[\"format\"]==\"crosscheck-baseline-check/1\" and not c[\"new\"] and len(c[\"known\"])==2, c" "$OUT/k/baseline-check.json"'
+  run kv verdict "$OUT/k"
+  check "... verdict.json says passed (crosscheck verdict: exit 0)" '[ $status = 0 ]'
+  run new scenarios run $FAKES --clients fake-a,fake-b --baseline "$OUT/known.json" --out "$OUT/n" "$D/run-folder.json" "$D/run-folder-new.json"
+  check "an unlisted finding: exit 1" '[ $status = 1 ]'
+  check "... NEW, with its signature, deviating client and replay command" \
+    'grep -q "^NEW contextual-acceptance" "$OUT/new.txt" && grep -q "signature: contextual-acceptance/tool.before/cpp=derived,fake-a=derived,fake-b=rejected" "$OUT/new.txt" && grep -q "deviating: fake-b (differs from the reference cpp)" "$OUT/new.txt" && grep -q "replay:    crosscheck replay .*/n/findings/diverge-" "$OUT/new.txt"'
+  check "... the listed one stays known" 'grep -q "known: entry fake-b-denies (fake-b)" "$OUT/new.txt"'
+  run nv verdict "$OUT/n"
+  check "... crosscheck verdict on the folder: exit 1" '[ $status = 1 ]'
+  run nobase scenarios run $FAKES --clients fake-a,fake-b --out "$OUT/k" "$D/run-folder.json"
+  check "without --baseline the same folder fails (every bucket new) and the old check is gone" \
+    '[ $status = 1 ] && [ ! -f "$OUT/k/baseline-check.json" ] && grep -q "FAILED" "$OUT/nobase.txt"'
+  run nbv verdict "$OUT/k"
+  check "... its verdict.json, decided by scenarios run: exit 1" '[ $status = 1 ] && grep -q "\"decidedBy\": \"scenarios run\"" "$OUT/k/verdict.json"'
+  printf '{"format": "crosscheck-baseline/1", "entries": [{"id": "x", "implementations": ["fake-b"], "bucket": "*", "reasn": "typo", "link": "l"}]}' >"$OUT/bad.json"
+  run bad scenarios run $FAKES --clients fake-a,fake-b --baseline "$OUT/bad.json" --out "$OUT/b" "$D/run-folder.json"
+  check "a bad baseline: exit 2 naming the file, entry and field, nothing run" \
+    '[ $status = 2 ] && grep -q "bad.json: entries\[0\] (id \"x\"): field .reasn." "$OUT/bad.txt" && [ ! -e "$OUT/b/run.json" ]'
+  run clash scenarios run $FAKES --clients fake-a --out "$OUT/fz" "$D/run-folder.json"
+  printf '{"format": "crosscheck-fuzz/1", "seed": 1, "roots": [], "implementations": "cpp", "schema": "x"}' >"$OUT/fz/run.json"
+  run clash scenarios run $FAKES --clients fake-a --out "$OUT/fz" "$D/run-folder.json"
+  check "an --out folder of another command is refused (exit 2)" '[ $status = 2 ] && grep -q "holds a run of another command" "$OUT/clash.txt"'
+  ;;
+report)
+  run rf scenarios run $FAKES --clients fake-a,fake-b --out "$OUT/r" "$D/run-folder.json" "$D/run-folder-new.json"
+  run rep report "$OUT/r"
+  check "report on a scenario run folder: exit 0, FAILED, every format" \
+    '[ $status = 0 ] && grep -q "^FAILED" "$OUT/rep.txt" && for f in report.html junit.xml summary.md buckets.jsonl; do [ -s "$OUT/r/report/$f" ] || exit 1; done'
+  check "terminal: the note that it is a scenarios run" 'grep -q "note: a crosscheck scenarios run (layer 3)" "$OUT/rep.txt"'
+  check "JSON lines: every bucket's layer is contextual, classes as found" \
+    '/usr/bin/python3 -c "
+import json,sys
+b=[json.loads(l) for l in open(sys.argv[1])]
+assert {x[\"layer\"] for x in b}=={\"contextual\"}, b
+assert {x[\"class\"] for x in b}=={\"contextual-result\",\"contextual-acceptance\",\"contextual-expectation\"}, b
+assert all(x[\"fails\"] for x in b), b
+" "$OUT/r/report/buckets.jsonl"'
+  check "HTML: the layer column says contextual" 'grep -q "<td class=\"layer\">contextual</td>" "$OUT/r/report/report.html"'
+  check "HTML: the <script> of the row is escaped, never raw" \
+    '! grep -q "<script>alert" "$OUT/r/report/report.html" && grep -q "&lt;script&gt;alert(1)&lt;/script&gt;" "$OUT/r/report/report.html"'
+  check "HTML: the derived results are shown" 'grep -q "&quot;decision&quot;:&quot;deny&quot;" "$OUT/r/report/report.html"'
+  check "JUnit: one failing test case per bucket" \
+    '[ "$(grep -c "<testcase " "$OUT/r/report/junit.xml")" = 4 ] && [ "$(grep -c "<failure " "$OUT/r/report/junit.xml")" = 4 ] && ! grep -q "<script>" "$OUT/r/report/junit.xml"'
+  check "Markdown: the buckets with their layer" 'grep -q "contextual-result" "$OUT/r/report/summary.md" && grep -q "(contextual)" "$OUT/r/report/summary.md"'
+  cat >"$OUT/known.json" <<'JSON'
+{"format": "crosscheck-baseline/1", "entries": [
+  {"id": "fake-b", "implementations": ["fake-b"], "bucket": "*", "reason": "every stand-in fault", "link": "tests/fake_clients/fake_client.py"}]}
+JSON
+  run repk report --baseline "$OUT/known.json" --format jsonl "$OUT/r"
+  check "report --baseline on it: every bucket known, passed" \
+    'grep -q "^passed" "$OUT/repk.txt" && /usr/bin/python3 -c "import json,sys; assert all(not json.loads(l)[\"fails\"] for l in open(sys.argv[1]))" "$OUT/r/report/buckets.jsonl"'
+  ;;
+replay)
+  run rf scenarios run $FAKES --clients fake-a,fake-b --out "$OUT/r" "$D/run-folder.json"
+  f=$(ls "$OUT"/r/findings/diverge-*.json | head -1)
+  run again replay "$f"
+  check "replay of a scenario finding re-runs it on its clients: REPRODUCES, exit 1" \
+    '[ $status = 1 ] && grep -q "^REPRODUCES: all 2 bucket(s)" "$OUT/again.txt" && grep -q "same bucket .* contextual contextual-result: fake-b differs from the reference on decision, executed" "$OUT/again.txt"'
+  FAKE_FIXED=1 run fixed replay --out "$OUT/fixed-work" "$f"
+  check "... with the client fixed: DOES NOT REPRODUCE, exit 0" '[ $status = 0 ] && grep -q "^DOES NOT REPRODUCE" "$OUT/fixed.txt" && [ -d "$OUT/fixed-work/clients/fake-b" ]'
+  run srv scenarios run --servers $FAKES --clients fake-a,fake-b --request-deadline 3s --out "$OUT/s" "$D/robust-servers.json"
+  f=$(grep -l request-admission "$OUT"/s/findings/*.json | head -1)
+  run srv-again replay "$f"
+  check "replay of a request-admission finding asks the servers again: exit 1" \
+    '[ $status = 1 ] && grep -q "^REPRODUCES" "$OUT/srv-again.txt" && grep -q "request-admission" "$OUT/srv-again.txt"'
+  printf '{"format": "crosscheck-finding/1"}' >"$OUT/broken.json"
+  run broken replay "$OUT/broken.json"
+  check "replay of a finding that breaks its schema: exit 2 naming it" '[ $status = 2 ] && grep -q "broken.json" "$OUT/broken.txt"'
   ;;
 *) echo "unknown part $part"; exit 2 ;;
 esac

@@ -117,7 +117,7 @@ struct Verdict {
 };
 
 /// An enum that shares a name with the list must be the list; one sharing none is another layer's
-/// vocabulary (the scenario layer's contextual-* classes).
+/// vocabulary (a fixtures verdict, say).
 Verdict judge(const std::vector<ClassEnum>& enums, const std::set<std::string>& expected) {
   Verdict v;
   for (const auto& e : enums) {
@@ -135,7 +135,7 @@ Verdict judge(const std::vector<ClassEnum>& enums, const std::set<std::string>& 
 
 TEST(DifferentialDivergenceClasses, NamesAreUniqueAndParseBack) {
   const std::vector<DivergenceClass> all = all_classes();
-  ASSERT_EQ(all.size(), 11u);
+  ASSERT_EQ(all.size(), 15u);
   std::set<std::string> names;
   for (DivergenceClass c : all) {
     const std::string name = class_name(c);
@@ -157,7 +157,9 @@ TEST(DifferentialDivergenceClasses, RankIsReportOrder) {
   for (DivergenceClass c : all) order.push_back(class_name(c));
   EXPECT_EQ(order, (std::vector<std::string>{"crash", "timeout", "protocol", "sdk-error", "acceptance",
                                              "round-trip-cross", "round-trip-self", "warnings",
-                                             "canonical-acceptance", "layer-inconsistency", "diagnostics"}));
+                                             "canonical-acceptance", "layer-inconsistency",
+                                             "request-admission", "contextual-acceptance",
+                                             "contextual-result", "contextual-expectation", "diagnostics"}));
 }
 
 TEST(DifferentialDivergenceClasses, EverySchemaClassEnumEqualsTheTable) {
@@ -194,7 +196,7 @@ TEST(DifferentialDivergenceClasses, ScanFindsClassEnumsAndOnlyThose) {
         "classes": {"type": "array", "items": {"enum": ["crash"]}}}}}
     },
     "$defs": {"x": {"properties": {"expectedClass": {"type": "string", "enum": ["timeout"]}}},
-              "y": {"properties": {"class": {"enum": ["contextual-result"]}}}}
+              "y": {"properties": {"class": {"enum": ["fixture-verdict"]}}}}
   })");
   ASSERT_TRUE(schema.ok());
   std::vector<ClassEnum> found;
@@ -206,12 +208,12 @@ TEST(DifferentialDivergenceClasses, ScanFindsClassEnumsAndOnlyThose) {
                                              "/$defs/y/properties/class/enum", "/properties/class/enum",
                                              "/properties/divergences/items/properties/classes/items/enum",
                                              "/properties/divergences/items/properties/kind/enum"}));
-  // Each of the four partial enums is a mismatch; the contextual one is another layer's.
+  // Each of the four partial enums is a mismatch; the one sharing no name is another layer's.
   const Verdict v = judge(found, table_names());
   EXPECT_EQ(v.checked, 4u);
   EXPECT_EQ(v.mismatches.size(), 4u);
   ASSERT_EQ(v.other_layers.size(), 1u);
-  EXPECT_EQ(v.other_layers[0], "/$defs/y/properties/class/enum [contextual-result]");
+  EXPECT_EQ(v.other_layers[0], "/$defs/y/properties/class/enum [fixture-verdict]");
   // The full list, in any order, passes.
   std::vector<ClassEnum> full{{"/properties/class/enum", table_names()}};
   EXPECT_TRUE(judge(full, table_names()).mismatches.empty());
@@ -219,9 +221,9 @@ TEST(DifferentialDivergenceClasses, ScanFindsClassEnumsAndOnlyThose) {
   missing_one.erase("protocol");
   const Verdict stale = judge({{"/properties/class/enum", missing_one}}, table_names());
   ASSERT_EQ(stale.mismatches.size(), 1u);
-  EXPECT_NE(
-      stale.mismatches[0].find("/properties/class/enum lists [acceptance, canonical-acceptance, crash,"),
-      std::string::npos)
+  EXPECT_NE(stale.mismatches[0].find(
+                "/properties/class/enum lists [acceptance, canonical-acceptance, contextual-acceptance,"),
+            std::string::npos)
       << stale.mismatches[0];
 }
 
