@@ -1,22 +1,40 @@
-// bench_validator: the C++ reference canonical validator (src/canonical/) on real-schema payloads.
+// bench_validator: layer-2 (canonical validation) rates on the same real-schema payloads.
 //
-// Prints documents/s and MB/s of parse + validate on one core over the payloads given (default:
-// corpus/examples and bench/payloads, each validated against the document its file name starts
-// with), and the Python SDK's in-process rate on the same payloads when the set-up venv is there
-// (agenthooksprotocol.runtime.Validator, timed inside Python), for the ratio. Not a test: figures
-// only, and they mean little on a busy machine (the load average is printed beside them).
-// Usage: bench_validator [--schema PATH] [--seconds N] [document:payload.json ...]
+// Over the payloads given (default: corpus/examples and bench/payloads, each validated against the
+// document its file name starts with), one run prints:
+//   - the C++ reference validator (src/canonical/): documents/s and MB/s of parse + validate on one
+//     core, in this process;
+//   - each SDK's in-process validate rate: Python's agenthooksprotocol.runtime.Validator from the
+//     set-up venv, timed inside Python on json.loads + validate of the same bytes (what its adapter
+//     does per request, minus the protocol); Rust: not measurable, its adapter's bench op times
+//     decode only and the protocol has no validate bench (said so, no figure);
+//   - the harness's validate rate through each adapter (--adapters, default cpp, python, rust):
+//     AdapterPool::validate, one process, --in-flight requests pipelined, batches of --batch, for
+//     about --seconds, on the payloads whose document the adapter validates (a probe round drops the
+//     ones it answers unsupported), against that adapter's in-process rate on the same subset (cpp:
+//     the C++ validator here; python: the SDK in the venv), with the ratio (goal: at least 0.8).
+// Rates over a payload mix are over whole rounds of it (each payload once per round). Not a test:
+// figures only, and they mean little on a busy machine (the load average is printed beside them).
+// Usage: bench_validator [--schema PATH] [--seconds N] [--adapters a,b] [--in-flight N] [--batch N]
+//                        [document:payload.json ...]
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench/bench_support.hpp"
 #include "canonical/canonical_validator.hpp"
+#include "differential/adapter_config.hpp"
+#include "differential/adapter_pool.hpp"
 #include "schema/loader.hpp"
 
 namespace {
@@ -45,11 +63,11 @@ double python_rate(const std::vector<std::pair<std::string, std::string>>& docs,
       << "import json, sys, time\n"
          "from agenthooksprotocol.runtime import Validator\n"
          "v = Validator()\n"
-         "docs = [(l.split()[0], json.load(open(l.split()[1]))) for l in open(sys.argv[1])]\n"
+         "docs = [(l.split()[0], open(l.split()[1], 'rb').read()) for l in open(sys.argv[1])]\n"
          "n, start = 0, time.perf_counter()\n"
          "while time.perf_counter() - start < float(sys.argv[2]):\n"
-         "    for kind, value in docs:\n"
-         "        try: v.validate(kind, value)\n"
+         "    for kind, text in docs:\n"
+         "        try: v.validate(kind, json.loads(text))\n"
          "        except Exception: pass\n"
          "        n += 1\n"
          "print(n / (time.perf_counter() - start))\n";
@@ -70,6 +88,8 @@ int main(int argc, char** argv) {
   using namespace crosscheck;
   std::string schema_path;
   double seconds = 3;
+  std::vector<std::string> adapters = {"cpp", "python", "rust"};
+  std::size_t in_flight = 64, batch_size = 1024;
   std::vector<std::pair<std::string, std::string>> docs;  // document, bytes
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -77,6 +97,15 @@ int main(int argc, char** argv) {
       schema_path = argv[++i];
     } else if (a == "--seconds" && i + 1 < argc) {
       seconds = std::stod(argv[++i]);
+    } else if (a == "--adapters" && i + 1 < argc) {
+      adapters.clear();
+      std::stringstream list(argv[++i]);
+      for (std::string name; std::getline(list, name, ',');)
+        if (!name.empty()) adapters.push_back(name);
+    } else if (a == "--in-flight" && i + 1 < argc) {
+      in_flight = std::stoul(argv[++i]);
+    } else if (a == "--batch" && i + 1 < argc) {
+      batch_size = std::max<std::size_t>(1, std::stoul(argv[++i]));
     } else if (auto colon = a.find(':'); colon != std::string::npos) {
       docs.emplace_back(a.substr(0, colon), read_file(a.substr(colon + 1)));
     } else {
@@ -113,32 +142,178 @@ int main(int argc, char** argv) {
       }
     }
   }
-  std::size_t bytes = 0, count = 0, valid = 0;
-  auto start = std::chrono::steady_clock::now();
-  double elapsed = 0;
-  while (elapsed < seconds) {
-    for (const auto& [document, payload] : docs) {
-      auto r = validator->validate(document, payload);
-      if (!r) {
-        std::cerr << "ERROR: unknown document " << document << "\n";
-        return 2;
+  struct Rate {
+    double documents = 0, megabytes = 0;
+    std::size_t valid = 0, count = 0;
+  };
+  // The C++ validator on `mix`, whole rounds for about `budget` seconds.
+  auto cpp_rate = [&](const std::vector<std::pair<std::string, std::string>>& mix, double budget) {
+    Rate r;
+    std::size_t bytes = 0;
+    auto start = std::chrono::steady_clock::now();
+    double elapsed = 0;
+    while (elapsed < budget) {
+      for (const auto& [document, payload] : mix) {
+        auto v = validator->validate(document, payload);
+        r.valid += v && v->valid;
+        bytes += payload.size();
+        ++r.count;
       }
-      valid += r->valid;
-      bytes += payload.size();
-      ++count;
+      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
-    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.documents = static_cast<double>(r.count) / elapsed;
+    r.megabytes = static_cast<double>(bytes) / elapsed / 1e6;
+    return r;
+  };
+  for (const auto& [document, payload] : docs) {
+    if (!validator->knows(document)) {
+      std::cerr << "ERROR: unknown document " << document << "\n";
+      return 2;
+    }
   }
-  double rate = static_cast<double>(count) / elapsed;
+  std::printf("bench_validator: %zu payloads, ~%.0f s per figure; load average at start: %s\n", docs.size(),
+              seconds, bench::load_average().c_str());
+  const Rate cpp = cpp_rate(docs, seconds);
   std::printf(
       "canonical validator (C++ reference): %zu payloads, %.0f documents/s, %.1f MB/s (%zu of %zu valid)\n",
-      docs.size(), rate, static_cast<double>(bytes) / elapsed / 1e6, valid, count);
+      docs.size(), cpp.documents, cpp.megabytes, cpp.valid, cpp.count);
   double py = python_rate(docs, seconds);
   if (py > 0) {
-    std::printf("python SDK runtime.Validator: %.0f documents/s; C++ / python = %.1fx\n", py, rate / py);
+    std::printf(
+        "python SDK runtime.Validator (json.loads + validate): %.0f documents/s; C++ / python = %.1fx\n", py,
+        cpp.documents / py);
   } else {
     std::printf("python SDK runtime.Validator: not measured (no .venv; run ./setup install)\n");
   }
-  std::printf("load average: %s\n", bench::load_average().c_str());
+  std::printf(
+      "rust SDK canonical validator: not measured in process (its adapter's bench op times decode only; the "
+      "protocol has no validate bench)\n");
+
+  // The harness: validate through each adapter's process, on the payloads it validates.
+  auto all = differential::load_adapter_config(differential::default_adapter_config_path(),
+                                               differential::repository_root());
+  if (!all.ok()) {
+    std::cerr << "ERROR: " << all.error() << "\n";
+    return 2;
+  }
+  auto selected = differential::select_adapters(all.value(), adapters, {});
+  if (!selected.ok()) {
+    std::cerr << "ERROR: " << selected.error() << "\n";
+    return 2;
+  }
+  struct Row {
+    std::string adapter, skipped, note;
+    double harness = 0, in_process = 0;
+    std::size_t payloads = 0, requests = 0;
+    double harness_cpu_us = 0;
+    std::map<std::string, std::size_t> verdicts;
+  };
+  std::vector<Row> rows;
+  for (auto config : selected.value()) {
+    Row row;
+    row.adapter = config.spec.name;
+    std::string beside = bench::self_dir() + "/crosscheck";
+    if (config.spec.name == "cpp" && config.unavailable && std::filesystem::exists(beside)) {
+      config.spec.argv[0] = beside;
+      config.unavailable.reset();
+    }
+    if (config.unavailable) {
+      row.skipped = "unavailable: " + *config.unavailable;
+      rows.push_back(row);
+      continue;
+    }
+    crosscheck::differential::PoolOptions options;
+    options.processes = 1;
+    options.max_in_flight = in_flight;
+    auto started = differential::AdapterPool::start(config.spec, options);
+    if (!started.ok()) {
+      row.skipped = "cannot start: " + started.error().message;
+      rows.push_back(row);
+      continue;
+    }
+    auto& pool = *started.value();
+    std::vector<differential::ValidateRequest> probe;
+    for (const auto& [document, payload] : docs) probe.push_back({document, payload});
+    auto answers = pool.validate(probe);
+    std::vector<std::pair<std::string, std::string>> mix;
+    std::vector<differential::ValidateRequest> requests;
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+      if (answers[i].verdict == differential::Verdict::kUnsupported) {
+        row.note += (row.note.empty() ? "unsupported: " : ", ") + docs[i].first;
+        continue;
+      }
+      mix.push_back(docs[i]);
+      requests.push_back(probe[i]);
+    }
+    row.payloads = mix.size();
+    if (mix.empty()) {
+      row.skipped = "validates none of the payloads' documents";
+      pool.shutdown();
+      rows.push_back(row);
+      continue;
+    }
+    std::vector<differential::ValidateRequest> batch;
+    for (std::size_t i = 0; i < batch_size; ++i) batch.push_back(requests[i % requests.size()]);
+    rusage before{}, after{};
+    ::getrusage(RUSAGE_SELF, &before);
+    auto start = std::chrono::steady_clock::now();
+    double elapsed = 0;
+    while (elapsed < seconds) {
+      for (const auto& r : pool.validate(batch)) ++row.verdicts[differential::verdict_name(r.verdict)];
+      row.requests += batch.size();
+      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    ::getrusage(RUSAGE_SELF, &after);
+    auto secs = [](const timeval& t) {
+      return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+    };
+    row.harness_cpu_us =
+        (secs(after.ru_utime) + secs(after.ru_stime) - secs(before.ru_utime) - secs(before.ru_stime)) * 1e6 /
+        static_cast<double>(row.requests);
+    row.harness = static_cast<double>(row.requests) / elapsed;
+    pool.shutdown();
+    // The adapter's in-process rate on the same subset, measured right after (same machine state).
+    if (row.adapter == "cpp") {
+      row.in_process = cpp_rate(mix, seconds).documents;
+    } else if (row.adapter == "python") {
+      row.in_process = python_rate(mix, seconds);
+    } else {
+      row.note += std::string(row.note.empty() ? "" : "; ") + "no in-process validate rate (see above)";
+    }
+    rows.push_back(row);
+    std::printf("  %s: done\n", row.adapter.c_str());
+    std::fflush(stdout);
+  }
+  std::cout << "\n"
+            << std::left << std::setw(10) << "adapter" << std::right << std::setw(10) << "payloads"
+            << std::setw(16) << "harness doc/s" << std::setw(18) << "in-process doc/s" << std::setw(20)
+            << "harness/in-process" << std::setw(14) << "C++ / it"
+            << "\n";
+  for (const auto& r : rows) {
+    std::cout << std::left << std::setw(10) << r.adapter << std::right;
+    if (!r.skipped.empty()) {
+      std::cout << "  skipped: " << r.skipped << "\n";
+      continue;
+    }
+    auto fixed = [](double v, int digits) {
+      std::ostringstream out;
+      out << std::fixed << std::setprecision(digits) << v;
+      return out.str();
+    };
+    std::cout << std::setw(10) << r.payloads << std::setw(16) << fixed(r.harness, 0) << std::setw(18)
+              << (r.in_process > 0 ? fixed(r.in_process, 0) : "-") << std::setw(20)
+              << (r.in_process > 0 ? fixed(r.harness / r.in_process, 2) : "-") << std::setw(14)
+              << (r.in_process > 0 ? fixed(cpp.documents / r.in_process, 1) + "x" : "-") << "\n";
+  }
+  std::cout << "\n";
+  for (const auto& r : rows) {
+    if (!r.skipped.empty()) continue;
+    std::cout << r.adapter << ": " << r.requests << " requests, harness CPU " << std::fixed
+              << std::setprecision(1) << r.harness_cpu_us << " us per request;";
+    for (const auto& [verdict, n] : r.verdicts) std::cout << " " << verdict << " " << n;
+    if (!r.note.empty()) std::cout << "; " << r.note;
+    std::cout << "\n";
+  }
+  std::printf("load average at end: %s\n", bench::load_average().c_str());
   return 0;
 }

@@ -172,7 +172,8 @@ std::vector<std::vector<ValidateResult>> ImplementationSet::validate(
     if (members_[i]->pool) continue;
     for (const auto& req : batch) {
       auto start = std::chrono::steady_clock::now();
-      ValidateResult r = validate_reference(*members_[i]->ir, req.document, req.input);
+      ValidateResult r = validate_reference(*members_[i]->ir, req.document, req.input,
+                                            members_[i]->ir == schemas_.front() ? node_sink_ : nullptr);
       r.millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       per_member[i].push_back(std::move(r));
     }
@@ -235,7 +236,8 @@ std::vector<PayloadResults> ImplementationSet::run(const std::vector<DecodeReque
     }
     for (const auto& req : to_validate) {
       auto start = std::chrono::steady_clock::now();
-      ValidateResult r = validate_reference(*m.ir, req.document, req.input);
+      ValidateResult r =
+          validate_reference(*m.ir, req.document, req.input, m.ir == schemas_.front() ? node_sink_ : nullptr);
       r.millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       verdicts[i].push_back(std::move(r));
     }

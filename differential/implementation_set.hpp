@@ -17,6 +17,7 @@
 #include "differential/adapter_config.hpp"
 #include "differential/adapter_pool.hpp"
 #include "differential/comparator.hpp"
+#include "json/schema_validator.hpp"
 #include "schema/ir.hpp"
 
 namespace crosscheck::differential {
@@ -80,6 +81,12 @@ class ImplementationSet {
   /// Implementations left out of the canonical layer, with why (their hello does not list it).
   std::map<std::string, std::string> without_canonical_layer() const;
 
+  /// Layer-2 schema coverage: from now on the in-process reference on the default schema tells `sink`
+  /// the outcome of every schema node its canonical validation evaluates (in run() and validate(), on
+  /// their calling thread); nullptr stops it. The nodes are those of a CanonicalValidator of the same
+  /// schema source (the same source compiles to the same node ids).
+  void observe_canonical_nodes(json::NodeSink* sink) { node_sink_ = sink; }
+
   /// Member names the schema declares (for bucketing paths).
   const std::set<std::string, std::less<>>& known_names() const { return known_names_; }
 
@@ -90,6 +97,7 @@ class ImplementationSet {
   std::vector<std::shared_ptr<const schema::Ir>> schemas_;  // distinct IRs (index 0 = default)
   std::vector<StartFailure> failures_;
   std::set<std::string, std::less<>> known_names_;
+  json::NodeSink* node_sink_ = nullptr;
 };
 
 }  // namespace crosscheck::differential

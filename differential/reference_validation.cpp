@@ -38,7 +38,8 @@ const Loaded& loaded_for(const schema::Ir& ir) {
 
 std::vector<std::string> reference_layers() { return {kStructuralLayer, kCanonicalLayer}; }
 
-ValidateResult validate_reference(const schema::Ir& ir, std::string_view document, std::string_view input) {
+ValidateResult validate_reference(const schema::Ir& ir, std::string_view document, std::string_view input,
+                                  json::NodeSink* sink) {
   ValidateResult r;
   r.implementation = kReferenceImplementation;
   const Loaded& l = loaded_for(ir);
@@ -47,7 +48,7 @@ ValidateResult validate_reference(const schema::Ir& ir, std::string_view documen
     r.message = "the schema cannot be loaded for canonical validation: " + l.error;
     return r;
   }
-  auto v = l.validator->validate(document, input);
+  auto v = l.validator->validate(document, input, sink);
   if (!v) {
     r.verdict = Verdict::kUnsupported;
     r.message = "no schema document named " + std::string(document);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "differential/impl_result.hpp"
+#include "json/schema_validator.hpp"
 #include "schema/ir.hpp"
 
 namespace crosscheck::differential {
@@ -19,6 +20,8 @@ std::vector<std::string> reference_layers();
 /// unsupported for a document the schema source does not have, error when the source cannot be
 /// loaded as canonical schemas (the message names the document and pointer). The validator of an
 /// IR is built once and kept for the life of the process.
-ValidateResult validate_reference(const schema::Ir& ir, std::string_view document, std::string_view input);
+/// `sink`, when given, is told the outcome of every schema node evaluated (layer-2 schema coverage).
+ValidateResult validate_reference(const schema::Ir& ir, std::string_view document, std::string_view input,
+                                  json::NodeSink* sink = nullptr);
 
 }  // namespace crosscheck::differential

@@ -16,6 +16,8 @@
 #include "campaign/run_state.hpp"
 #include "campaign/sender.hpp"
 #include "campaign/summary_writer.hpp"
+#include "canonical/canonical_validator.hpp"
+#include "coverage/canonical_coverage.hpp"
 #include "coverage/schema_coverage.hpp"
 #include "differential/adapter_pool.hpp"
 #include "differential/canonical_comparator.hpp"
@@ -73,6 +75,7 @@ class Campaign {
         o_(o),
         log_(log),
         coverage_(ir),
+        canonical_coverage_(make_canonical_coverage(ir, o)),
         corpus_((fs::path(o.out) / "corpus").string(), o.corpus_files_per_root),
         events_(o.out, log),
         recorder_((fs::path(o.out) / "findings").string(), o.max_per_bucket, o.layers, events_,
@@ -85,7 +88,15 @@ class Campaign {
     for (const auto* r : roots_) root_names_.push_back(r->snake_name);
     corpus_.load_seeds(o_.seed_paths, ir_, roots_, log_);
     GenerationStep generation(ir_, impls_.known_names(), roots_, o_.seed, o_.deterministic, corpus_,
-                              coverage_);
+                              coverage_, canonical_coverage_ ? &canonical_coverage_->generator : nullptr);
+    // Layer-2 coverage rides on the reference's own canonical validation of every input sent.
+    if (canonical_coverage_) impls_.observe_canonical_nodes(&canonical_coverage_->coverage);
+    // The set outlives this campaign (the fuzz command reduces findings with it afterwards), so it
+    // must stop telling the coverage however run() ends.
+    struct StopObserving {
+      differential::ImplementationSet& impls;
+      ~StopObserving() { impls.observe_canonical_nodes(nullptr); }
+    } stop_observing{impls_};
     start_ = Clock::now();
     events_.open(position_.elapsed);
     events_.start(o_.seed, impls_.names(), root_names_, resumed_, position_.generated, position_.sent);
@@ -139,7 +150,7 @@ class Campaign {
   void resume() {
     position_ = read_position(o_.out);
     generated_ = position_.generated;
-    read_coverage(o_.out, coverage_);
+    read_coverage(o_.out, coverage_, canonical_coverage());
     std::size_t corpus_files = corpus_.load_folder();
     std::size_t findings = recorder_.load_folder();
     recorder_.add_bucket_roots(read_bucket_roots(o_.out));
@@ -171,7 +182,8 @@ class Campaign {
   }
 
   void save(std::uint64_t iterations) {
-    save_state(o_.out, {iterations, generated_, sender_->sent(), events_.elapsed()}, coverage_);
+    save_state(o_.out, {iterations, generated_, sender_->sent(), events_.elapsed()}, coverage_,
+               canonical_coverage());
   }
 
   ProgressPoint progress_point() const {
@@ -198,6 +210,7 @@ class Campaign {
     f.by_layer = std::move(c.by_layer);
     f.buckets = c.buckets;
     f.coverage_percent = coverage_.percent();
+    if (canonical_coverage_) f.canonical_coverage_percent = canonical_coverage_->coverage.percent();
     print_progress_line(log_, f, o_.live, final_line);
   }
 
@@ -211,12 +224,14 @@ class Campaign {
     s.contract_inputs = c.contract_inputs;
     s.buckets = c.buckets;
     s.coverage_percent = coverage_.percent();
+    if (canonical_coverage_) s.canonical_coverage_percent = canonical_coverage_->coverage.percent();
     s.exit_code = exit_code_of(s, o_.strict);
     RunSummary summary{o_,
                        s,
                        c,
                        recorder_.bucket_roots(),
                        coverage_,
+                       canonical_coverage(),
                        impls_,
                        root_names_,
                        recorder_.dir(),
@@ -231,7 +246,28 @@ class Campaign {
   differential::ImplementationSet& impls_;
   const CampaignOptions& o_;
   std::ostream& log_;
+  /// Layer 2, when the run has the canonical layer: the reference validator's nodes and their outcomes
+  /// (written on the sender thread, read here: its flags are atomic), and the canonical generator.
+  struct Canonical {
+    explicit Canonical(canonical::CanonicalValidator v, const schema::Ir& ir)
+        : validator(std::move(v)), coverage(validator, ir), generator(validator) {}
+    canonical::CanonicalValidator validator;
+    CanonicalCoverage coverage;
+    gen::CanonicalGenerator generator;  // the generation step's layer-2 instances and mutants
+  };
+  static std::unique_ptr<Canonical> make_canonical_coverage(const schema::Ir& ir, const CampaignOptions& o) {
+    if (!o.layers.canonical) return nullptr;
+    auto v = canonical::CanonicalValidator::from_ir(ir);
+    // A schema the validator cannot load: the reference answers error on every input, nothing to cover.
+    if (!v.ok()) return nullptr;
+    return std::make_unique<Canonical>(std::move(v).value(), ir);
+  }
+  CanonicalCoverage* canonical_coverage() const {
+    return canonical_coverage_ ? &canonical_coverage_->coverage : nullptr;
+  }
+
   SchemaCoverage coverage_;  // generation thread only: the step, saves, progress and summary
+  std::unique_ptr<Canonical> canonical_coverage_;
   CorpusSample corpus_;
   RunEvents events_;
   FindingRecorder recorder_;

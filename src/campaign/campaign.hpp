@@ -86,6 +86,7 @@ struct CampaignSummary {
   std::uint64_t generated = 0, sent = 0, divergent_inputs = 0, contract_inputs = 0;
   std::size_t buckets = 0;
   double coverage_percent = 0;
+  std::optional<double> canonical_coverage_percent;  ///< layer 2, when the run had the canonical layer
   int exit_code = 0;
 };
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "campaign/splitmix.hpp"
+#include "canonical/canonical_validator.hpp"
 #include "differential/comparator.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -26,7 +27,8 @@ std::string cpp_signature(const decoder::DecodeResult& r, const std::set<std::st
 
 GenerationStep::GenerationStep(const schema::Ir& ir, const std::set<std::string, std::less<>>& known_names,
                                std::vector<const schema::Root*> roots, std::uint64_t run_seed,
-                               bool deterministic, CorpusSample& corpus, SchemaCoverage& coverage)
+                               bool deterministic, CorpusSample& corpus, SchemaCoverage& coverage,
+                               const gen::CanonicalGenerator* canonical)
     : known_names_(known_names),
       roots_(std::move(roots)),
       run_seed_(run_seed),
@@ -35,7 +37,11 @@ GenerationStep::GenerationStep(const schema::Ir& ir, const std::set<std::string,
       coverage_(coverage),
       decoder_(ir),
       generator_(ir),
-      mutator_(ir) {}
+      mutator_(ir),
+      canonical_(canonical) {
+  for (const schema::Root* r : roots_)
+    documents_[r->snake_name] = canonical::root_document(ir, r->snake_name);
+}
 
 GeneratedInput GenerationStep::run(std::uint64_t i) {
   std::uint64_t s = splitmix(run_seed_ ^ splitmix(i));
@@ -50,8 +56,21 @@ GeneratedInput GenerationStep::run(std::uint64_t i) {
       bytes.clear();
     }
   }
+  const std::string& document = documents_[root.snake_name];
+  const bool layer2 = canonical_ && !document.empty();
+  if (!base && bytes.empty() && layer2 && (s >> 40) % 2 == 0) {
+    gen::CanonicalReport report;
+    std::optional<json::Value> drawn = canonical_->valid(document, s, &report);
+    if (drawn && report.valid) base = std::move(drawn);
+  }
   if (!base && bytes.empty()) base = generator_.valid(root, s);
-  if (base) {
+  std::optional<gen::Mutant> canonical_mutant;
+  if (base && layer2 && (s >> 24) % 8 >= 5) canonical_mutant = canonical_->any_mutant(document, *base, s);
+  if (canonical_mutant) {
+    bytes = std::move(canonical_mutant->bytes);
+    source =
+        std::string(gen::mutation_name(canonical_mutant->mutation)) + ": " + canonical_mutant->description;
+  } else if (base) {
     if ((s >> 24) % 8 == 0) {
       bytes = json::write(*base);
       source = "generated";

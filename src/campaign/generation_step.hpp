@@ -5,9 +5,17 @@
 // JSON is sent as it is. The C++ decoder runs the input in process with a coverage probe: an input
 // that reaches new schema coverage, or gives the decoder an outcome signature not seen before, is
 // interesting (it joins the corpus and always goes to the adapters).
+//
+// With the canonical layer (a gen::CanonicalGenerator given), half of the fresh instances are drawn
+// canonically valid for the root's schema document, and three in eight mutations are a canonical
+// family (gen::CanonicalGenerator::any_mutant; a structural one when none applies): the structural
+// generator knows no patterns, formats, bounds or conditionals, so without these few inputs would
+// pass the reference validator's pattern, format and if/then nodes (layer-2 schema coverage,
+// coverage/canonical_coverage.hpp). Without the layer nothing changes for a seed.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +23,7 @@
 #include "campaign/corpus_sample.hpp"
 #include "coverage/schema_coverage.hpp"
 #include "decoder/decoder.hpp"
+#include "gen/canonical_generator.hpp"
 #include "gen/generator.hpp"
 #include "schema/ir.hpp"
 
@@ -55,7 +64,8 @@ class GenerationStep {
   /// signatures keep; other names are abstracted. `deterministic`: never pick from the corpus.
   GenerationStep(const schema::Ir& ir, const std::set<std::string, std::less<>>& known_names,
                  std::vector<const schema::Root*> roots, std::uint64_t run_seed, bool deterministic,
-                 CorpusSample& corpus, SchemaCoverage& coverage);
+                 CorpusSample& corpus, SchemaCoverage& coverage,
+                 const gen::CanonicalGenerator* canonical = nullptr);
 
   /// Iteration i's input, decoded once with the coverage probe (which `coverage` then counts).
   GeneratedInput run(std::uint64_t i);
@@ -70,7 +80,9 @@ class GenerationStep {
   decoder::Decoder decoder_;
   gen::ValueGenerator generator_;
   gen::Mutator mutator_;
-  SeenBits signatures_;  // decoder outcomes seen, by hash
+  const gen::CanonicalGenerator* canonical_;      // layer 2, when the run has it
+  std::map<std::string, std::string> documents_;  // root -> its schema document ("" for none)
+  SeenBits signatures_;                           // decoder outcomes seen, by hash
 };
 
 }  // namespace crosscheck::campaign

@@ -27,6 +27,40 @@ std::vector<std::string> intersect(const std::vector<const std::vector<std::stri
   return out;
 }
 
+/// Layer 2: the union of the flags of every file that has it (a run without the canonical layer has
+/// none and no say); a node is unreached in the union only when every such file lists it so.
+std::optional<run::CanonicalCoverageFile> merge_canonical(
+    const std::vector<std::pair<fs::path, const run::CoverageFile*>>& covs) {
+  std::optional<run::CanonicalCoverageFile> out;
+  const fs::path* first = nullptr;
+  std::vector<const std::vector<std::string>*> never_passed, never_failed;
+  for (const auto& [path, cov] : covs) {
+    if (!cov->canonical) continue;
+    const run::CanonicalCoverageFile& c = *cov->canonical;
+    if (!out) {
+      out.emplace();
+      out->figures.tracked = c.figures.tracked;
+      first = &path;
+    } else if (c.figures.tracked != out->figures.tracked) {
+      throw Fatal((path / run::kCoverageFile).string() + ": canonical.tracked is " +
+                  std::to_string(c.figures.tracked) + ", " + (*first / run::kCoverageFile).string() +
+                  " has " + std::to_string(out->figures.tracked) + " (layer-2 coverage of another schema?)");
+    }
+    for (const auto& [id, bits] : c.flags) out->flags[id] |= bits;
+    never_passed.push_back(&c.never_passed);
+    never_failed.push_back(&c.never_failed);
+  }
+  if (!out) return out;
+  for (const auto& [id, bits] : out->flags) {
+    out->figures.reached_passed += bits & 1;
+    out->figures.reached_failed += (bits >> 1) & 1;
+    out->figures.reached_both += bits == 3;
+  }
+  out->never_passed = intersect(never_passed);
+  out->never_failed = intersect(never_failed);
+  return out;
+}
+
 }  // namespace
 
 run::CoverageFile merge_coverage(const std::vector<std::pair<fs::path, const run::CoverageFile*>>& covs) {
@@ -82,6 +116,7 @@ run::CoverageFile merge_coverage(const std::vector<std::pair<fs::path, const run
   out.never_rejected = lists(&run::CoverageFile::never_rejected);
   out.never_visited = lists(&run::CoverageFile::never_visited);
   out.always_rejected = lists(&run::CoverageFile::always_rejected);
+  out.canonical = merge_canonical(covs);
   return out;
 }
 

@@ -24,6 +24,7 @@ void print_progress_line(std::ostream& log, const ProgressFigures& p, bool live,
   for (const auto& [c, n] : p.by_class) line << " " << c << "=" << n;
   line << ", buckets " << p.buckets;
   line << std::setprecision(1) << ", schema coverage " << p.coverage_percent << "%";
+  if (p.canonical_coverage_percent) line << ", canonical " << *p.canonical_coverage_percent << "%";
   if (live && !final_line) {
     log << "\r" << line.str() << "\x1b[K" << std::flush;
   } else {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -17,6 +18,7 @@ struct ProgressFigures {
   std::map<std::string, std::size_t> by_layer;  ///< the run's layers, each with its divergences
   std::size_t buckets = 0;
   double coverage_percent = 0;
+  std::optional<double> canonical_coverage_percent;  ///< layer 2, when the run has the canonical layer
 };
 
 void print_progress_line(std::ostream& log, const ProgressFigures& figures, bool live, bool final_line);

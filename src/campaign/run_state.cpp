@@ -50,13 +50,19 @@ RunPosition read_position(const std::string& folder) {
   return run::read_state(folder).value_or(RunPosition{});
 }
 
-void read_coverage(const std::string& folder, SchemaCoverage& coverage) {
-  if (auto saved = run::read_coverage(folder)) coverage.restore(*saved);
+void read_coverage(const std::string& folder, SchemaCoverage& coverage, CanonicalCoverage* canonical) {
+  auto saved = run::read_coverage(folder);
+  if (!saved) return;
+  coverage.restore(*saved);
+  if (canonical && saved->canonical) canonical->restore(*saved->canonical);
 }
 
-void save_state(const std::string& folder, const RunPosition& position, const SchemaCoverage& coverage) {
+void save_state(const std::string& folder, const RunPosition& position, const SchemaCoverage& coverage,
+                const CanonicalCoverage* canonical) {
   run::write_state(folder, position);
-  run::write_coverage(folder, coverage.to_file());
+  run::CoverageFile file = coverage.to_file();
+  if (canonical) file.canonical = canonical->to_file();
+  run::write_coverage(folder, file);
 }
 
 }  // namespace crosscheck::campaign

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "campaign/campaign.hpp"
+#include "coverage/canonical_coverage.hpp"
 #include "coverage/schema_coverage.hpp"
 #include "run/state_file.hpp"
 #include "schema/ir.hpp"
@@ -29,11 +30,13 @@ bool open_run_folder(const schema::Ir& ir, const CampaignOptions& options);
 /// state.json of the folder; a missing file gives a run at its start. Fatal (exit 2) naming the file
 /// when it is damaged.
 RunPosition read_position(const std::string& folder);
-/// Adds coverage.json of the folder to `coverage`; a missing file adds nothing. Fatal (exit 2) naming
-/// the file when it is damaged.
-void read_coverage(const std::string& folder, SchemaCoverage& coverage);
+/// Adds coverage.json of the folder to `coverage` (and its layer-2 part to `canonical`, when both
+/// exist); a missing file adds nothing. Fatal (exit 2) naming the file when it is damaged.
+void read_coverage(const std::string& folder, SchemaCoverage& coverage,
+                   CanonicalCoverage* canonical = nullptr);
 
-/// Writes state.json, then coverage.json.
-void save_state(const std::string& folder, const RunPosition& position, const SchemaCoverage& coverage);
+/// Writes state.json, then coverage.json (with its layer-2 part when `canonical` is given).
+void save_state(const std::string& folder, const RunPosition& position, const SchemaCoverage& coverage,
+                const CanonicalCoverage* canonical = nullptr);
 
 }  // namespace crosscheck::campaign

@@ -82,6 +82,10 @@ void print_summary(std::ostream& log, const RunSummary& s) {
       << " in " << s.findings_dir << "\n"
       << "schema coverage " << s.coverage.describe()
       << " (unreached nodes: " << (fs::path(s.options.out) / run::kCoverageFile).string() << ")\n";
+  if (s.canonical_coverage)
+    log << "canonical schema coverage " << s.canonical_coverage->describe()
+        << " (unreached: " << (fs::path(s.options.out) / run::kCoverageFile).string()
+        << ", canonical.unreached)\n";
   for (const auto& [impl, why] : canonical_left_out(s))
     log << "left out of the canonical layer: " << impl << " (" << why << ")\n";
   auto skewed = s.impls.skewed_roots();

@@ -12,6 +12,7 @@
 
 #include "campaign/campaign.hpp"
 #include "campaign/finding_recorder.hpp"
+#include "coverage/canonical_coverage.hpp"
 #include "coverage/schema_coverage.hpp"
 #include "differential/implementation_set.hpp"
 
@@ -24,6 +25,7 @@ struct RunSummary {
   const FindingRecorder::Counts& counts;
   std::map<std::string, std::set<std::string>> bucket_roots;
   const SchemaCoverage& coverage;
+  const CanonicalCoverage* canonical_coverage;  ///< layer 2, when the run had the canonical layer
   const differential::ImplementationSet& impls;
   std::vector<std::string> roots;  ///< the roots fuzzed
   std::string findings_dir;

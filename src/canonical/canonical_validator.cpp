@@ -51,10 +51,11 @@ bool CanonicalValidator::knows(std::string_view document) const {
 }
 
 std::optional<json::Validation> CanonicalValidator::validate_value(std::string_view document,
-                                                                   const json::Value& instance) const {
+                                                                   const json::Value& instance,
+                                                                   json::NodeSink* sink) const {
   auto it = std::lower_bound(names_.begin(), names_.end(), document);
   if (it == names_.end() || *it != document) return std::nullopt;
-  return set_.validate(index_[static_cast<std::size_t>(it - names_.begin())], instance);
+  return set_.validate(index_[static_cast<std::size_t>(it - names_.begin())], instance, sink);
 }
 
 const json::SchemaNode* CanonicalValidator::root(std::string_view document) const {
@@ -64,7 +65,8 @@ const json::SchemaNode* CanonicalValidator::root(std::string_view document) cons
 }
 
 std::optional<json::Validation> CanonicalValidator::validate(std::string_view document,
-                                                             std::string_view input) const {
+                                                             std::string_view input,
+                                                             json::NodeSink* sink) const {
   if (!knows(document)) return std::nullopt;
   auto parsed = json::parse(input);
   if (!parsed.ok()) {
@@ -73,7 +75,7 @@ std::optional<json::Validation> CanonicalValidator::validate(std::string_view do
     out.errors.push_back(json::SchemaError{"", "json", "not JSON: " + parsed.error().message(), ""});
     return out;
   }
-  return validate_value(document, parsed.value());
+  return validate_value(document, parsed.value(), sink);
 }
 
 std::string render(const json::Validation& result) {

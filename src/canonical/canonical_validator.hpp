@@ -43,13 +43,17 @@ class CanonicalValidator {
   /// path, and the implementation-defined traits met. Bytes that are not strict JSON are invalid with
   /// one error of keyword "json" whose message gives the parser's line, column and byte. nullopt
   /// when no document has that name.
-  std::optional<json::Validation> validate(std::string_view document, std::string_view input) const;
+  /// `sink`, when given, is told the outcome of every schema node evaluated (schema coverage).
+  std::optional<json::Validation> validate(std::string_view document, std::string_view input,
+                                           json::NodeSink* sink = nullptr) const;
   /// The same on an already parsed instance.
-  std::optional<json::Validation> validate_value(std::string_view document,
-                                                 const json::Value& instance) const;
+  std::optional<json::Validation> validate_value(std::string_view document, const json::Value& instance,
+                                                 json::NodeSink* sink = nullptr) const;
   /// The compiled root of `document` (json/schema_node.hpp), or nullptr when no document has that
   /// name: the canonical generator (gen/canonical_generator.hpp) reads its constraints from it.
   const json::SchemaNode* root(std::string_view document) const;
+  /// The compiled set: every node by id (json::SchemaSet::node), for schema coverage.
+  const json::SchemaSet& schemas() const { return set_; }
 
  private:
   CanonicalValidator(json::SchemaSet set, std::vector<std::string> names, std::vector<std::size_t> index)

@@ -98,6 +98,13 @@ class Checker {
   explicit Checker(Evaluation& ev) : ev_(ev) {}
 
   bool run(const SchemaNode& s, const Value& v, std::string& at) {
+    const bool ok = check(s, v, at);
+    if (ev_.sink) ev_.sink->evaluated(s.id, ok);
+    return ok;
+  }
+
+ private:
+  bool check(const SchemaNode& s, const Value& v, std::string& at) {
     if (s.boolean) return *s.boolean || fail(at, "false", "not allowed here");
     bool ok = true;
     // Each failed keyword: record it, and stop here when only the first error is wanted.
@@ -187,7 +194,6 @@ class Checker {
     return ok;
   }
 
- private:
   bool fail(const std::string& at, const char* keyword, std::string message, std::string member = {}) {
     ev_.errors.push_back(SchemaError{at, keyword, std::move(message), std::move(member)});
     return false;
@@ -198,6 +204,7 @@ class Checker {
   std::optional<SchemaError> probe(const SchemaNode& s, const Value& v, std::string& at) {
     Evaluation sub;
     sub.first_only = true;
+    sub.sink = ev_.sink;
     bool valid = Checker(sub).run(s, v, at);
     ev_.traits |= sub.traits;
     if (valid) return std::nullopt;

@@ -80,6 +80,8 @@ class Compiler {
   const SchemaNode* compile(std::size_t doc, const Value& v, const std::string& at) {
     if (auto it = by_value_.find(&v); it != by_value_.end()) return it->second;
     SchemaNode& node = set_.nodes.emplace_back();
+    node.id = static_cast<std::uint32_t>(set_.nodes.size() - 1);
+    node.location = set_.documents[doc].name + "#" + at;
     by_value_[&v] = &node;
     if (v.is_bool()) {
       node.boolean = v.as_bool();
@@ -289,8 +291,9 @@ SchemaSet::~SchemaSet() = default;
 std::size_t SchemaSet::size() const { return impl_->documents.size(); }
 const std::string& SchemaSet::name(std::size_t document) const { return impl_->documents[document].name; }
 
-Validation SchemaSet::validate(std::size_t document, const Value& instance) const {
+Validation SchemaSet::validate(std::size_t document, const Value& instance, NodeSink* sink) const {
   Evaluation ev;
+  ev.sink = sink;
   std::string path;
   Validation out;
   out.valid = evaluate(*impl_->roots[document], instance, path, ev);
@@ -300,6 +303,8 @@ Validation SchemaSet::validate(std::size_t document, const Value& instance) cons
 }
 
 const SchemaNode& SchemaSet::root(std::size_t document) const { return *impl_->roots[document]; }
+std::size_t SchemaSet::node_count() const { return impl_->nodes.size(); }
+const SchemaNode& SchemaSet::node(std::size_t id) const { return impl_->nodes[id]; }
 
 std::optional<SchemaError> SchemaSet::first_error(std::size_t document, const Value& instance) const {
   Evaluation ev;

@@ -21,6 +21,8 @@ namespace crosscheck::json {
 enum class Format : std::uint8_t { kNone, kDateTime, kUri };
 
 struct SchemaNode {
+  std::uint32_t id = 0;  ///< index in its set (SchemaSet::node): the same schema source gives the same ids
+  std::string location;  ///< "<document name>#<JSON Pointer>" where it was compiled from
   std::optional<bool> boolean;  ///< a true/false schema; every field below is then unused
   const SchemaNode* ref = nullptr;
   std::vector<std::string> types;  ///< "type", as spelled (one or several names)
@@ -53,6 +55,7 @@ struct Evaluation {
   bool first_only = false;
   std::vector<SchemaError> errors;
   std::uint32_t traits = 0;  ///< bits of Trait
+  NodeSink* sink = nullptr;  ///< told each node's outcome (probes of anyOf, not, if, ... included)
 };
 
 /// Evaluates `node` on `v` at instance location `path` (restored on return). True when valid.

@@ -77,6 +77,15 @@ struct SchemaDocument {
 
 struct SchemaNode;
 
+/// Told the outcome of every schema node an evaluation runs, inside anyOf/oneOf/not/if/contains/
+/// propertyNames probes too (layer-2 schema coverage, src/coverage/canonical_coverage.hpp). `node` is
+/// the node's id (SchemaSet::node). Called on the validating thread.
+class NodeSink {
+ public:
+  virtual ~NodeSink() = default;
+  virtual void evaluated(std::uint32_t node, bool passed) = 0;
+};
+
 /// A set of schema documents, loaded and checked once; validation is const and thread-safe.
 class SchemaSet {
  public:
@@ -87,13 +96,17 @@ class SchemaSet {
 
   std::size_t size() const;
   const std::string& name(std::size_t document) const;
-  /// Every error, and the traits met, of `instance` against document `document`'s root.
-  Validation validate(std::size_t document, const Value& instance) const;
+  /// Every error, and the traits met, of `instance` against document `document`'s root; each
+  /// evaluated node's outcome goes to `sink` when there is one.
+  Validation validate(std::size_t document, const Value& instance, NodeSink* sink = nullptr) const;
   /// The first error only (evaluation stops there), or nullopt when valid.
   std::optional<SchemaError> first_error(std::size_t document, const Value& instance) const;
   /// Document `document`'s compiled root (schema_node.hpp): what the canonical generator builds
   /// instances from, so that generation and validation read the schema through one compilation.
   const SchemaNode& root(std::size_t document) const;
+  /// Every compiled node, by id (0 .. node_count() - 1), for schema coverage.
+  std::size_t node_count() const;
+  const SchemaNode& node(std::size_t id) const;
 
   struct Impl;  ///< the documents and their compiled nodes (schema_compile.cpp)
 

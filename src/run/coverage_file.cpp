@@ -22,6 +22,13 @@ constexpr const char* kNeverRejectedKey = "neverRejected";
 constexpr const char* kImpossibleKey = "impossible";
 constexpr const char* kNeverVisitedKey = "neverVisited";
 constexpr const char* kAlwaysRejectedKey = "alwaysRejected";
+constexpr const char* kCanonicalKey = "canonical";
+constexpr const char* kReachedPassedKey = "reachedPassed";
+constexpr const char* kReachedFailedKey = "reachedFailed";
+constexpr const char* kReachedBothKey = "reachedBoth";
+constexpr const char* kPercentPairsKey = "percentPairs";
+constexpr const char* kNeverPassedKey = "neverPassed";
+constexpr const char* kNeverFailedKey = "neverFailed";
 
 json::Value percent_value(double p) { return json::Value::number(std::to_string(p)); }
 
@@ -55,6 +62,38 @@ std::vector<std::string> strings_of(const json::Value* group, const char* key) {
   if (list)
     for (const auto& s : list->items()) out.push_back(s.string_value());
   return out;
+}
+
+json::Value canonical_json(const CanonicalCoverageFile& c) {
+  json::Value o = json::Value::object();
+  o.add(kTrackedKey, count_value(c.figures.tracked));
+  o.add(kReachedPassedKey, count_value(c.figures.reached_passed));
+  o.add(kReachedFailedKey, count_value(c.figures.reached_failed));
+  o.add(kReachedBothKey, count_value(c.figures.reached_both));
+  o.add(kPercentKey, percent_value(c.figures.percent()));
+  o.add(kPercentPairsKey, percent_value(c.figures.percent_pairs()));
+  o.add(kFlagsKey, flags_json(c.flags));
+  json::Value unreached = json::Value::object();
+  unreached.add(kNeverPassedKey, strings_json(c.never_passed));
+  unreached.add(kNeverFailedKey, strings_json(c.never_failed));
+  o.add(kUnreachedKey, std::move(unreached));
+  return o;
+}
+
+/// "canonical" of a schema-checked file: the counts are recomputed from the flags, so they agree.
+CanonicalCoverageFile canonical_of(const json::Value& o) {
+  CanonicalCoverageFile c;
+  c.figures.tracked = count_of(*o.find(kTrackedKey));
+  c.flags = flags_of(*o.find(kFlagsKey));
+  for (const auto& [id, bits] : c.flags) {
+    c.figures.reached_passed += bits & 1;
+    c.figures.reached_failed += (bits >> 1) & 1;
+    c.figures.reached_both += bits == 3;
+  }
+  const json::Value* unreached = o.find(kUnreachedKey);
+  c.never_passed = strings_of(unreached, kNeverPassedKey);
+  c.never_failed = strings_of(unreached, kNeverFailedKey);
+  return c;
 }
 
 }  // namespace
@@ -104,6 +143,7 @@ json::Value to_json(const CoverageFile& c) {
   impossible.add(kNeverVisitedKey, strings_json(c.never_visited));
   impossible.add(kAlwaysRejectedKey, strings_json(c.always_rejected));
   o.add(kImpossibleKey, std::move(impossible));
+  if (c.canonical) o.add(kCanonicalKey, canonical_json(*c.canonical));
   return o;
 }
 
@@ -128,6 +168,7 @@ std::optional<CoverageFile> read_coverage(const std::filesystem::path& run_dir) 
   const json::Value* cannot = o.find(kImpossibleKey);
   c.never_visited = strings_of(cannot, kNeverVisitedKey);
   c.always_rejected = strings_of(cannot, kAlwaysRejectedKey);
+  if (const json::Value* canonical = o.find(kCanonicalKey)) c.canonical = canonical_of(*canonical);
   return c;
 }
 

@@ -37,6 +37,23 @@ struct CoverageFigures {
 /// node id -> outcome bits (bit 0 accepted, bit 1 rejected).
 using CoverageFlags = std::map<std::uint64_t, std::uint8_t>;
 
+/// Layer 2: the reference validator's schema nodes that can both pass and fail
+/// (coverage/canonical_coverage.hpp says which), and the outcomes the run's inputs gave them.
+struct CanonicalCoverageFigures {
+  std::uint64_t tracked = 0, reached_passed = 0, reached_failed = 0, reached_both = 0;
+  /// Of the tracked nodes, those reached in both outcomes: the figure to report.
+  double percent() const { return reached_percent(reached_both, tracked); }
+  /// Of the (node, outcome) pairs.
+  double percent_pairs() const { return reached_percent(reached_passed + reached_failed, 2 * tracked); }
+};
+
+struct CanonicalCoverageFile {
+  CanonicalCoverageFigures figures;
+  CoverageFlags flags;  ///< node id -> bits (bit 0 passed, bit 1 failed), tracked nodes only
+  /// Locations ("<document>#<pointer>") of the tracked nodes never seen to pass (to fail).
+  std::vector<std::string> never_passed, never_failed;
+};
+
 struct CoverageFile {
   CoverageFigures figures;
   CoverageFlags flags;             ///< the pairs reached
@@ -46,6 +63,8 @@ struct CoverageFile {
   std::vector<std::string> never_accepted, never_rejected;
   /// Sources of the nodes no payload visits, and of those only rejected payloads visit.
   std::vector<std::string> never_visited, always_rejected;
+  /// Layer 2, when the run had the canonical layer ("canonical" in the file; absent before).
+  std::optional<CanonicalCoverageFile> canonical;
 };
 
 /// summary.json's "coverage": tracked, reached*, possible*, percent, percentAll.
