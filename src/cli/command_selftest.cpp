@@ -98,11 +98,11 @@ int selftest_main(const SelftestOptions& o) {
   std::cerr << "crosscheck selftest -> " << s.out << "\n";
   // The finding in the expected class is reduced for its own bucket on the same two implementations.
   double reduce_seconds = parse_duration("--reduce-time", o.reduce_time);
-  selftest::Reducer reducer = [ir, reduce_seconds](
-                                  const std::string& file, const std::string& bucket,
-                                  differential::ImplementationSet& set) -> Result<std::size_t, std::string> {
+  selftest::Reducer reducer = [reduce_seconds](const std::string& file, const std::string& bucket,
+                                               differential::ImplementationSet& set,
+                                               const schema::Ir& ir) -> Result<std::size_t, std::string> {
     reduce::ReduceOptions ro;
-    ro.oracle = ir.get();
+    ro.oracle = &ir;
     ro.max_seconds = reduce_seconds;
     ro.should_stop = [] { return differential::stop_requested(); };
     auto reduced = reduce::reduce_finding_file(file, bucket, set, ro);

@@ -12,6 +12,7 @@
 #include "campaign/campaign.hpp"
 #include "differential/adapter_pool.hpp"
 #include "differential/implementation_set.hpp"
+#include "schema/loader.hpp"
 #include "selftest/adapters.hpp"
 #include "selftest/shared.hpp"
 
@@ -136,16 +137,42 @@ campaign::CampaignSummary watched_campaign(const schema::Ir& ir, differential::I
 
 }  // namespace
 
-FaultReport run_fault(std::shared_ptr<const schema::Ir> ir, const Fault& fault, const Options& o,
+/// The reference command with `--schema path`: the value of an existing --schema is replaced.
+std::vector<std::string> with_schema(std::vector<std::string> argv, const std::string& path) {
+  for (std::size_t i = 0; i + 1 < argv.size(); ++i) {
+    if (argv[i] == "--schema") {
+      argv[i + 1] = path;
+      return argv;
+    }
+  }
+  argv.insert(argv.end(), {"--schema", path});
+  return argv;
+}
+
+FaultReport run_fault(std::shared_ptr<const schema::Ir> run_ir, const Fault& fault, const Options& o,
                       const Reducer& reducer, std::ostream& log) {
   FaultReport r;
   r.fault = fault;
   r.folder = (fs::path(o.out) / fault.name).string();
   auto started = Clock::now();
   const bool canonical = fault.layer == differential::kCanonicalLayer;
+  // A fault with a schema of its own is fuzzed on it, in process and behind the proxy alike.
+  std::shared_ptr<const schema::Ir> ir = run_ir;
+  std::vector<std::string> reference = o.reference;
+  if (!fault.schema.empty()) {
+    const std::string path = (fs::path(differential::repository_root()) / fault.schema).string();
+    auto loaded = schema::load_schema(path);
+    if (!loaded.ok()) {
+      r.status = Status::kFailed;
+      r.note = "its schema does not load: " + loaded.error().message();
+      return r;
+    }
+    ir = std::make_shared<const schema::Ir>(std::move(loaded).value());
+    reference = with_schema(reference, path);
+  }
   std::vector<std::string> argv = {o.python, (fs::path(selftest_dir()) / "faulty_adapter.py").string(),
                                    canonical ? "--canonical-fault" : "--fault", fault.name, "--"};
-  argv.insert(argv.end(), o.reference.begin(), o.reference.end());
+  argv.insert(argv.end(), reference.begin(), reference.end());
   std::vector<differential::AdapterConfig> adapters = {
       proxy_config(differential::kReferenceImplementation, {}), proxy_config(kFaulty, argv)};
   differential::ImplementationSet set(ir, adapters, pool_options(o));
@@ -194,7 +221,7 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> ir, const Fault& fault, 
 
   if (r.expected_seconds) {
     if (reducer) {
-      auto reduced = reducer(r.expected_file, watch.expected_bucket, set);
+      auto reduced = reducer(r.expected_file, watch.expected_bucket, set, *ir);
       if (reduced.ok())
         r.reduced_bytes = reduced.value();
       else

@@ -1,12 +1,16 @@
 // fault_table.cpp: the reader of selftest/faults.json (load_faults, selftest.hpp).
+#include <filesystem>
 #include <set>
 
+#include "differential/adapter_config.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "selftest/selftest.hpp"
 #include "util/file.hpp"
 
 namespace crosscheck::selftest {
+
+namespace fs = std::filesystem;
 
 Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
   auto text = read_file_bytes(path);
@@ -63,6 +67,14 @@ Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
     where += "/witness";
     if (auto err = text_field(*w, "root", f.witness_root)) return *err;
     if (auto err = text_field(*w, "payload", f.witness_payload)) return *err;
+    if (const json::Value* s = e.find("schema")) {
+      const std::string at = where.substr(0, where.size() - std::string("/witness").size());
+      if (!s->is_string() || s->string_value().empty())
+        return at + ": field 'schema': expected a schema bundle's path from the repository root";
+      f.schema = s->string_value();
+      if (!fs::exists(fs::path(differential::repository_root()) / f.schema))
+        return at + ": field 'schema': " + f.schema + " does not exist (a path from the repository root)";
+    }
     if (!names.insert(f.name).second) return where + ": the fault name '" + f.name + "' is used twice";
     out.push_back(std::move(f));
   }

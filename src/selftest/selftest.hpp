@@ -38,6 +38,10 @@ struct Fault {
   std::vector<std::string> aliases;
   std::string witness_root;     ///< snake_case root
   std::string witness_payload;  ///< the hand-minimal payload's bytes
+  /// A schema bundle of its own (path from the repository root), for a fault no document of the real
+  /// schema can show (utf16-length: every AHP length bound is minLength 1 or an ASCII pattern). The
+  /// fault is fuzzed on it, the reference behind the proxy loads it too; empty: the run's schema.
+  std::string schema;
 };
 
 /// Reads a faults table (selftest/faults.json); errors name the file, the entry and the field.
@@ -113,8 +117,10 @@ struct Report {
 /// The reducer hook: shrinks the payload of a finding file while it stays in `bucket` on `impls` (the
 /// reference and the faulty adapter) and returns the reduced size, or an error saying why there is
 /// no number.
+/// `ir`: the schema the finding was fuzzed on (the fault's own schema where it has one).
 using Reducer = std::function<Result<std::size_t, std::string>(
-    const std::string& finding_file, const std::string& bucket, differential::ImplementationSet& impls)>;
+    const std::string& finding_file, const std::string& bucket, differential::ImplementationSet& impls,
+    const schema::Ir& ir)>;
 
 /// Runs the selected faults (and the false-alarm check), printing a line per step to `log`.
 /// Throws Fatal (exit 2) for bad options (an unknown fault, an output folder in use).

@@ -57,7 +57,7 @@ void print_report(const Report& report, const Options& o, std::ostream& out) {
         << " s, first put in the expected class, minimized witness <= " << o.size_goal
         << "x the hand-minimal one)\n";
     out << std::left << std::setw(30) << "fault" << std::setw(22) << "expected" << std::setw(9) << "witness"
-        << std::setw(10) << "found" << std::setw(26) << "first class" << std::setw(22) << "bytes min/hand"
+        << std::setw(10) << "found" << std::setw(34) << "first class" << std::setw(22) << "bytes min/hand"
         << std::setw(16) << "goals t/c/s"
         << "result\n";
     for (const auto& r : report.faults) {
@@ -75,7 +75,7 @@ void print_report(const Report& report, const Options& o, std::ostream& out) {
                                                : "-";
       std::string goals = std::string(goal(r.goal_time)) + "/" + goal(r.goal_class) + "/" + goal(r.goal_size);
       out << std::left << std::setw(30) << r.fault.name << std::setw(22) << r.fault.expected_class
-          << std::setw(9) << witness << std::setw(10) << found << std::setw(26) << cls << std::setw(22)
+          << std::setw(9) << witness << std::setw(10) << found << std::setw(34) << cls << std::setw(22)
           << bytes << std::setw(16) << goals << status_name(r.status) << (r.note.empty() ? "" : ": " + r.note)
           << "\n";
     }

@@ -12,6 +12,7 @@
 #include "decoder/decoder.hpp"
 #include "differential/comparator.hpp"
 #include "gen_test_support.hpp"
+#include "schema/loader.hpp"
 #include "selftest/selftest.hpp"
 
 namespace crosscheck::selftest {
@@ -98,6 +99,21 @@ TEST(SelftestFaults, CanonicalWitnessesAreDocumentsTheReferenceJudgesAsTheFaultN
     if (f.layer != "canonical") continue;
     seen.insert(f.name);
     EXPECT_EQ(f.expected_class, "canonical-acceptance") << f.name;
+    if (!f.schema.empty()) {  // a fault of its own schema: utf16-length on a one-document bundle
+      auto ir = schema::load_schema((fs::path(CROSSCHECK_SOURCE_DIR) / f.schema).string());
+      ASSERT_TRUE(ir.ok()) << f.name << ": " << ir.error().message();
+      auto own = canonical::CanonicalValidator::from_ir(ir.value());
+      ASSERT_TRUE(own.ok()) << f.name;
+      std::string document = canonical::root_document(ir.value(), f.witness_root);
+      ASSERT_FALSE(document.empty()) << f.name << ": " << f.witness_root;
+      auto v = own.value().validate(document, f.witness_payload);
+      ASSERT_TRUE(v.has_value()) << f.name;
+      // One astral character: one code point for maxLength 1 (valid), two UTF-16 units for the fault.
+      EXPECT_EQ(f.name, "utf16-length");
+      EXPECT_TRUE(v->valid) << f.name;
+      EXPECT_TRUE(v->implementation_defined.empty()) << f.name;
+      continue;
+    }
     std::string document = canonical::root_document(*real.ir, f.witness_root);
     ASSERT_FALSE(document.empty()) << f.name << ": " << f.witness_root << " has no schema document";
     auto v = validator.validate(document, f.witness_payload);
@@ -114,7 +130,7 @@ TEST(SelftestFaults, CanonicalWitnessesAreDocumentsTheReferenceJudgesAsTheFaultN
     EXPECT_EQ(v->errors.front().keyword, keyword->second) << f.name;
   }
   EXPECT_EQ(seen, (std::set<std::string>{"parse-only", "format-ignored", "closed-objects-open",
-                                         "number-spelling-distinct"}));
+                                         "number-spelling-distinct", "utf16-length"}));
 }
 
 class BadTable : public ::testing::Test {
@@ -158,6 +174,13 @@ TEST_F(BadTable, RefusesUnknownFieldsAndWrongTypes) {
       load_faults(write(head + R"("witness":{"root":"effect","payload":"{}"},"layer":"semantic"}]})"));
   ASSERT_FALSE(layer.ok());
   EXPECT_NE(layer.error().find("at /faults/0/layer"), std::string::npos) << layer.error();
+  auto schema = load_faults(write(
+      head + R"("witness":{"root":"effect","payload":"{}"},"schema":"tests/data/no-such.schemas.json"}]})"));
+  ASSERT_FALSE(schema.ok());
+  EXPECT_NE(schema.error().find(
+                path_ + ": /faults/0: field 'schema': tests/data/no-such.schemas.json does not exist"),
+            std::string::npos)
+      << schema.error();
   auto format = load_faults(write(R"({"format":"crosscheck-faults/2","faults":[]})"));
   ASSERT_FALSE(format.ok());
   EXPECT_NE(format.error().find("at /format"), std::string::npos) << format.error();
