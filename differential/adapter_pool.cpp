@@ -78,8 +78,8 @@ enum class Kind { kDecode, kBench, kValidate };
 
 struct Slot {  // one request of the current decode() or bench() call
   Kind kind = Kind::kDecode;
-  const DecodeRequest* request = nullptr;     // kDecode, kBench
-  const ValidateRequest* document = nullptr;  // kValidate
+  const DecodeRequest* request = nullptr;     // kDecode, kBench of a decode
+  const ValidateRequest* document = nullptr;  // kValidate, kBench of a validation
   std::uint64_t iterations = 0;
   bool done = false;
   bool retried = false;  // was a bystander of a failure: sent again, alone
@@ -140,7 +140,8 @@ class AdapterPool::Impl {
 
   std::optional<StartError> start();
   std::vector<ImplResult> decode(const std::vector<DecodeRequest>& requests);
-  std::optional<std::uint64_t> bench(const DecodeRequest& request, std::uint64_t iterations);
+  std::optional<std::uint64_t> bench(const DecodeRequest* request, const ValidateRequest* document,
+                                     std::uint64_t iterations);
   std::vector<ValidateResult> validate(const std::vector<ValidateRequest>& requests);
   void shutdown();
   Stats stats() const {
@@ -556,7 +557,10 @@ void AdapterPool::Impl::dispatch() {
     } else {
       // The bench op runs `iterations` decodes: allow a tenth of a deadline for each.
       budget *= static_cast<long>(std::clamp<std::uint64_t>((s.iterations + 9) / 10, 1, 1000000));
-      best->process->enqueue(protocol::bench_request(id, s.request->root, s.request->input, s.iterations));
+      best->process->enqueue(
+          s.document
+              ? protocol::bench_validate_request(id, s.document->document, s.document->input, s.iterations)
+              : protocol::bench_request(id, s.request->root, s.request->input, s.iterations));
     }
     best->in_flight[id] = InFlight{slot, now, budget, s.retried || best->probation};
   }
@@ -808,13 +812,15 @@ std::vector<ImplResult> AdapterPool::Impl::decode(const std::vector<DecodeReques
   return results;
 }
 
-std::optional<std::uint64_t> AdapterPool::Impl::bench(const DecodeRequest& request,
+std::optional<std::uint64_t> AdapterPool::Impl::bench(const DecodeRequest* request,
+                                                      const ValidateRequest* document,
                                                       std::uint64_t iterations) {
   if (closed || stop_requested()) return std::nullopt;
   slots.assign(1, Slot{});
   done_count = 0;
   slots[0].kind = Kind::kBench;
-  slots[0].request = &request;
+  slots[0].request = request;
+  slots[0].document = document;
   slots[0].iterations = iterations;
   pending.assign(1, 0);
   run_batch();
@@ -922,7 +928,12 @@ std::vector<ImplResult> AdapterPool::decode(const std::vector<DecodeRequest>& re
 }
 
 std::optional<std::uint64_t> AdapterPool::bench(const DecodeRequest& request, std::uint64_t iterations) {
-  return impl_->bench(request, iterations);
+  return impl_->bench(&request, nullptr, iterations);
+}
+
+std::optional<std::uint64_t> AdapterPool::bench_validate(const ValidateRequest& request,
+                                                         std::uint64_t iterations) {
+  return impl_->bench(nullptr, &request, iterations);
 }
 
 std::vector<ValidateResult> AdapterPool::validate(const std::vector<ValidateRequest>& requests) {

@@ -85,6 +85,9 @@ class AdapterPool {
   /// The optional bench op: total in-process nanoseconds the adapter reports for `iterations`
   /// parse+encode of one payload, or nullopt if the adapter does not support it.
   std::optional<std::uint64_t> bench(const DecodeRequest& request, std::uint64_t iterations);
+  /// The same for the validate op (a bench request with `document` instead of `root`): the
+  /// adapter's own time for `iterations` validations of one payload.
+  std::optional<std::uint64_t> bench_validate(const ValidateRequest& request, std::uint64_t iterations);
 
   /// Counters for reports: restarts, crashes, timeouts, protocol errors.
   struct Stats {

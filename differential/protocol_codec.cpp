@@ -108,6 +108,12 @@ std::string bench_request(std::uint64_t id, std::string_view root, std::string_v
   return request_head("bench", id, root, input) + ",\"iterations\":" + std::to_string(iterations) + "}\n";
 }
 
+std::string bench_validate_request(std::uint64_t id, std::string_view document, std::string_view input,
+                                   std::uint64_t iterations) {
+  return "{\"op\":\"bench\",\"id\":" + std::to_string(id) + ",\"document\":" + json::quote(document) +
+         ",\"input\":\"" + base64_encode(input) + "\",\"iterations\":" + std::to_string(iterations) + "}\n";
+}
+
 std::string shutdown_request() { return "{\"op\":\"shutdown\"}\n"; }
 
 std::string validate_request(std::uint64_t id, std::string_view document, std::string_view input) {

@@ -30,6 +30,9 @@ std::string hello_request();
 std::string decode_request(std::uint64_t id, std::string_view root, std::string_view input);
 std::string bench_request(std::uint64_t id, std::string_view root, std::string_view input,
                           std::uint64_t iterations);
+/// The bench op timing `iterations` in-process validations of `input` as `document` (layer 2).
+std::string bench_validate_request(std::uint64_t id, std::string_view document, std::string_view input,
+                                   std::uint64_t iterations);
 std::string shutdown_request();
 /// Layer 2: `document` is a schema document name ("intercept-request"), `input` the raw payload.
 std::string validate_request(std::uint64_t id, std::string_view document, std::string_view input);

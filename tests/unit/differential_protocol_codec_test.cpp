@@ -3,6 +3,8 @@
 
 #include "differential/protocol_codec.hpp"
 #include "json/parse.hpp"
+#include "json/schema_validator.hpp"
+#include "json/write.hpp"
 #include "util/base64.hpp"
 
 namespace crosscheck::differential::protocol {
@@ -34,6 +36,19 @@ TEST(ProtocolCodec, RequestsAreOneJsonLineEach) {
   EXPECT_EQ(bench.find("op")->string_value(), "bench");
   EXPECT_EQ(bench.find("root")->string_value(), "r\"x");
   EXPECT_EQ(bench.find("iterations")->number_text(), "1000");
+  json::Value bench_validate = parsed(bench_validate_request(8, "intercept-request", "{\"a\":1}", 20));
+  EXPECT_EQ(bench_validate.find("op")->string_value(), "bench");
+  EXPECT_EQ(bench_validate.find("document")->string_value(), "intercept-request");
+  EXPECT_EQ(bench_validate.find("root"), nullptr);
+  EXPECT_EQ(base64_decode(bench_validate.find("input")->string_value()), "{\"a\":1}");
+  EXPECT_EQ(bench_validate.find("iterations")->number_text(), "20");
+  // Both spellings of the request are the bench request of the shipped schema.
+  for (const json::Value* request : {&bench, &bench_validate})
+    EXPECT_FALSE(json::shipped_schema("adapter-bench.schema.json").validate(*request))
+        << json::write(*request);
+  EXPECT_TRUE(json::shipped_schema("adapter-bench.schema.json")
+                  .validate(parsed(R"({"op":"bench","id":1,"input":"e30=","iterations":5})")))
+      << "a bench request with neither root nor document";
   EXPECT_EQ(parsed(hello_request()).find("protocol")->number_text(), "1");
   EXPECT_EQ(parsed(shutdown_request()).find("op")->string_value(), "shutdown");
 }

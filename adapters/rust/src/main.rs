@@ -165,7 +165,12 @@ fn verdict(id: &Value, outcome: &str, paths: &[&str], message: Option<String>) -
 
 fn validate(id: &Value, document: &str, request: &Value, schemas: &Result<Schemas, String>) -> Value {
     if !DOCUMENTS.contains(&document) {
-        return verdict(id, "unsupported", &[], Some(format!("no canonical validation of {document:?} in this SDK")));
+        return verdict(
+            id,
+            "unsupported",
+            &[],
+            Some(format!("no canonical validation of {document:?} in this SDK")),
+        );
     }
     let schemas = match schemas {
         Ok(s) => s,
@@ -197,6 +202,31 @@ fn bench(id: &Value, root: &str, request: &Value, direct: bool) -> Value {
     };
     let start = Instant::now();
     match guarded(|| (0..iterations).for_each(|_| drop(run(root, &text, direct)))) {
+        Ok(()) => json!({"id": id, "nanos": start.elapsed().as_nanos() as u64}),
+        Err(message) => json!({"id": id, "nanos": null, "message": message}),
+    }
+}
+
+/// The bench op of a validation (`document` instead of `root`): the time of `iterations` reads and
+/// validations of one payload, as the validate op does them.
+fn bench_validate(id: &Value, document: &str, request: &Value, schemas: &Result<Schemas, String>) -> Value {
+    let iterations = request["iterations"].as_u64().unwrap_or(0);
+    let schemas = match schemas {
+        Ok(s) if DOCUMENTS.contains(&document) => s,
+        Ok(_) => return json!({"id": id, "nanos": null, "message": "unsupported document"}),
+        Err(e) => return json!({"id": id, "nanos": null, "message": e}),
+    };
+    let text = match payload(request) {
+        Ok(text) => text,
+        Err(problem) => return json!({"id": id, "nanos": null, "message": problem}),
+    };
+    let start = Instant::now();
+    let once = || {
+        if let Ok(value) = serde_json::from_str::<Value>(&text) {
+            drop(schemas.validate(document, &value));
+        }
+    };
+    match guarded(|| (0..iterations).for_each(|_| once())) {
         Ok(()) => json!({"id": id, "nanos": start.elapsed().as_nanos() as u64}),
         Err(message) => json!({"id": id, "nanos": null, "message": message}),
     }
@@ -240,6 +270,12 @@ fn handle(line: &[u8], direct: bool, schemas: &Result<Schemas, String>) -> (Opti
                 (Some(verdict(&id, "error", &[], Some(message.into()))), None)
             }
         },
+        (Some("bench"), None) if !direct && !id.is_null() && request["input"].is_string() => {
+            match request["document"].as_str() {
+                Some(document) => (Some(bench_validate(&id, document, &request, schemas)), None),
+                None => (Some(error(&id, "bad request: bench needs a string root or document".into())), None),
+            }
+        }
         (Some("decode" | "bench"), _) => {
             (Some(error(&id, "bad request: needs an integer id, a string root and input".into())), None)
         }
@@ -257,7 +293,11 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let schemas = if direct { Err("not on the direct path".to_owned()) } else { Schemas::bundled().map_err(|e| e.to_string()) };
+    let schemas = if direct {
+        Err("not on the direct path".to_owned())
+    } else {
+        Schemas::bundled().map_err(|e| e.to_string())
+    };
     let (mut input, mut out) = (std::io::stdin().lock(), std::io::stdout().lock());
     let mut line = Vec::new();
     loop {
