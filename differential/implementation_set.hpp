@@ -80,6 +80,10 @@ class ImplementationSet {
   /// Implementations left out of the canonical layer, with why (their hello does not list it).
   std::map<std::string, std::string> without_canonical_layer() const;
 
+  /// CPU seconds of each adapter's processes (AdapterPool::Stats::cpu_seconds), by name; the
+  /// in-process C++ decoder is not listed (its time is the harness's own).
+  std::map<std::string, double> adapter_cpu_seconds() const;
+
   /// Member names the schema declares (for bucketing paths).
   const std::set<std::string, std::less<>>& known_names() const { return known_names_; }
 
