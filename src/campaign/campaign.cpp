@@ -161,7 +161,10 @@ class Campaign {
     GeneratedInput in = generation.run(i);
     ++generated_;
     if (in.interesting) corpus_.keep(in.root, in.bytes);
-    if (in.interesting || o_.deterministic || (in.seed >> 32) % o_.sample_every == 0) {
+    // With a generation share below 1, an adapter with room is never left idle: while the sender is
+    // not behind, every input goes (the sample only thins what a busy sender would drop).
+    const bool fill = o_.generation_share < 1 && !o_.deterministic && !sender.behind();
+    if (in.interesting || o_.deterministic || fill || (in.seed >> 32) % o_.sample_every == 0) {
       sender.offer({in.root, std::move(in.bytes),
                     "fuzz iteration " + std::to_string(i) + " (" + in.source + ")", in.seed},
                    o_.deterministic);

@@ -8,8 +8,11 @@
 // (CLOCK_THREAD_CPUTIME_ID, so time it lost to other processes is not charged), and waits for room
 // for the rest. When the sender has room, generation runs at full speed: it then only refills what
 // the adapters can take. The share left to it keeps the in-process exploration (coverage and decoder
-// outcome feedback, the corpus) going while the adapters are busy. share 1 never waits (the
-// behaviour before the option). Measured in bench/README.md ("The SDKs get the cores they need").
+// outcome feedback, the corpus) going while the adapters are busy. The other side of the same
+// choice is in campaign.cpp: with a share below 1, a sender that is not behind gets every input, not
+// only the interesting ones and 1 in --sample-every of the rest, so an adapter with room is not left
+// idle. share 1 never waits and only samples (the behaviour before the option). Measured in bench/README.md
+// ("The SDKs get the cores they need").
 #pragma once
 
 #include <chrono>

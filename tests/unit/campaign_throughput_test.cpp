@@ -2,7 +2,8 @@
 // against tests/fake_adapters/fake_adapter.py on the small test schema: the summary printed and
 // summary.json's "session" carry inputs sent per second, inputs dropped and the CPU time of
 // crosscheck and of the adapter; with a slow adapter, a small share generates far fewer inputs in
-// the same run time than no limit, and the generation thread's CPU stays near its share.
+// the same run time than no limit; with a fast adapter, a share below 1 fills the sender's room
+// with every input instead of only the sample.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -133,6 +134,23 @@ TEST_F(ThroughputTest, ASmallShareGeneratesFarFewerInputsWhileASlowAdapterIsBehi
   EXPECT_EQ(unlimited.waited_seconds, 0);
   // Share 1 drops what the adapter cannot take; a small share leaves far less to drop.
   EXPECT_LT(limited.dropped, unlimited.dropped);
+}
+
+TEST_F(ThroughputTest, WithAShareBelowOneASenderWithRoomGetsEveryInputNotOnlyTheSample) {
+  // The fake adapter answers far faster than generation offers: with share 1 only the interesting
+  // inputs and 1 in 16 of the rest go; with a share below 1 the sender's room is filled.
+  auto sent_with = [&](double share) {
+    auto set = start({});
+    CampaignOptions o = options("fill-" + std::to_string(share));
+    o.runs = 3000;
+    o.batch = 16;
+    o.generation_share = share;
+    std::ostringstream log;
+    return run_campaign(*ir_, *set, o, log).sent;
+  };
+  const std::uint64_t filled = sent_with(0.25), sampled = sent_with(1.0);
+  EXPECT_GT(filled, 2 * sampled) << "share 0.25: " << filled << " sent, share 1: " << sampled;
+  EXPECT_LE(filled, 3000u);
 }
 
 TEST_F(ThroughputTest, ADeterministicRunIgnoresTheShare) {
