@@ -149,6 +149,9 @@ class AdapterPool::Impl {
     s.down = static_cast<std::size_t>(std::count_if(procs.begin(), procs.end(), [](const Proc& p) {
       return p.state == State::kDown && !p.down_reason.empty();
     }));
+    s.cpu_seconds = reaped_cpu->load();
+    for (const Proc& p : procs)
+      if (p.process) s.cpu_seconds += p.process->live_cpu_seconds();
     return s;
   }
 
@@ -156,6 +159,7 @@ class AdapterPool::Impl {
   PoolOptions options;
   Identity identity;
   Stats counters;
+  std::shared_ptr<CpuTally> reaped_cpu = std::make_shared<CpuTally>(0.0);  // processes killed so far
 
  private:
   void launch(Proc& p);
@@ -208,7 +212,7 @@ void AdapterPool::Impl::launch(Proc& p) {
   p.process.reset();
   p.answer_seconds = p.answer_bytes = 0;
   p.last_read = Clock::time_point();
-  auto spawned = AdapterProcess::spawn(spec, options.stderr_tail_bytes);
+  auto spawned = AdapterProcess::spawn(spec, options.stderr_tail_bytes, reaped_cpu);
   if (!spawned.ok()) {
     p.state = State::kDown;
     p.down_reason = spawned.error();

@@ -92,7 +92,8 @@ class AdapterPool {
   /// Counters for reports: restarts, crashes, timeouts, protocol errors.
   struct Stats {
     std::size_t requests = 0, restarts = 0, crashes = 0, timeouts = 0, protocol_errors = 0;
-    std::size_t down = 0;  ///< processes whose restart failed; the next decode() tries them again
+    std::size_t down = 0;    ///< processes whose restart failed; the next decode() tries them again
+    double cpu_seconds = 0;  ///< CPU time of the pool's processes, summed over restarts (AdapterProcess)
   };
   Stats stats() const;
 

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,7 +12,9 @@
 #include <boost/process/extend.hpp>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 namespace crosscheck::differential {
@@ -142,8 +145,8 @@ const char* signal_name(int sig) {
 
 }  // namespace
 
-Result<std::unique_ptr<AdapterProcess>, std::string> AdapterProcess::spawn(const AdapterSpec& spec,
-                                                                           std::size_t stderr_tail_bytes) {
+Result<std::unique_ptr<AdapterProcess>, std::string> AdapterProcess::spawn(
+    const AdapterSpec& spec, std::size_t stderr_tail_bytes, std::shared_ptr<CpuTally> reaped_cpu) {
   if (spec.argv.empty()) return std::string("empty command");
   std::string base = current_dir();
   if (!spec.cwd.empty()) {
@@ -199,6 +202,7 @@ Result<std::unique_ptr<AdapterProcess>, std::string> AdapterProcess::spawn(const
   child_err.assign_source(-1);
   for (int fd : {process->in_, process->out_, process->err_}) set_nonblocking(fd);
   process->tail_cap_ = stderr_tail_bytes;
+  process->reaped_cpu_ = std::move(reaped_cpu);
   return process;
 }
 
@@ -340,18 +344,39 @@ void AdapterProcess::kill() {
     ::kill(-pid_, SIGKILL);
     ::kill(pid_, SIGKILL);  // in case setpgid failed in the child
     int status = 0;
+    struct rusage usage {};
     pid_t r;
     do {
-      r = ::waitpid(pid_, &status, 0);
+      r = ::wait4(pid_, &status, 0, &usage);
     } while (r < 0 && errno == EINTR);
     reaped_ = true;
     status_ = r == pid_ ? status : -1;
+    if (r == pid_ && reaped_cpu_) {
+      auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
+      reaped_cpu_->fetch_add(seconds(usage.ru_utime) + seconds(usage.ru_stime));
+    }
   }
   close_fd(in_);
   close_fd(out_);
   close_fd(err_);
   write_buf_.clear();
   write_pos_ = 0;
+}
+
+double AdapterProcess::live_cpu_seconds() const {
+  if (pid_ <= 0 || reaped_) return 0;
+  std::ifstream in("/proc/" + std::to_string(pid_) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // The command name (field 2) may hold spaces and parentheses: the fields after it start after the
+  // last ')'. utime, stime, cutime, cstime are fields 14 to 17, so the 12th to 15th after it.
+  auto close = stat.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(stat.substr(close + 1));
+  std::string field;
+  double ticks = 0;
+  for (int k = 3; k <= 17 && fields >> field; ++k)
+    if (k >= 14) ticks += std::strtod(field.c_str(), nullptr);
+  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
 std::string AdapterProcess::status_text() const {

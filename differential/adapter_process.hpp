@@ -9,10 +9,17 @@
 // launcher, a shell wrapper) and a terminal's Ctrl-C reaches the harness only, which then shuts the
 // adapters down itself. The child starts with SIGPIPE at its default and an empty signal mask,
 // whatever the harness set for itself.
+//
+// CPU accounting (the fuzz summary's per-adapter CPU time): a running child's is read from
+// /proc/PID/stat (utime + stime, plus cutime + cstime of the helpers it reaped; clock ticks), a
+// reaped child's comes from wait4()'s rusage in kill() and is added to the CpuTally it was spawned
+// with, so a pool sums its processes over restarts. Helpers the child left running when it was
+// killed are not counted.
 #pragma once
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <memory>
@@ -25,13 +32,17 @@
 
 namespace crosscheck::differential {
 
+/// CPU seconds (user + system) of the reaped processes of one adapter.
+using CpuTally = std::atomic<double>;
+
 class AdapterProcess {
  public:
   /// Starts spec.argv in spec.cwd with the harness environment plus spec.env. argv[0] without a
   /// slash is looked up on PATH (the spec's PATH when it sets one). Error: one line, such as
   /// "command not found: node" or "working directory not found: /x".
-  static Result<std::unique_ptr<AdapterProcess>, std::string> spawn(const AdapterSpec& spec,
-                                                                    std::size_t stderr_tail_bytes);
+  /// `reaped_cpu` (may be null): kill() adds the child's CPU time to it.
+  static Result<std::unique_ptr<AdapterProcess>, std::string> spawn(
+      const AdapterSpec& spec, std::size_t stderr_tail_bytes, std::shared_ptr<CpuTally> reaped_cpu = nullptr);
   ~AdapterProcess();  ///< kill()
   AdapterProcess(const AdapterProcess&) = delete;
   AdapterProcess& operator=(const AdapterProcess&) = delete;
@@ -71,6 +82,9 @@ class AdapterProcess {
   /// SIGKILL to the child's process group (a child that already exited keeps its own status),
   /// reap, close every pipe. Idempotent.
   void kill();
+  /// CPU seconds the child (and the helpers it reaped) used so far, from /proc/PID/stat; 0 once
+  /// kill() reaped it (its time is then in the tally) or when /proc cannot be read.
+  double live_cpu_seconds() const;
   /// After kill(): "exited with status 1", "killed by signal 11 (SIGSEGV)"; before: "still running".
   std::string status_text() const;
 
@@ -89,6 +103,7 @@ class AdapterProcess {
   std::string overlong_prefix_;
   std::string tail_;  // stderr, trimmed to between tail_cap_ and 2 * tail_cap_ bytes
   std::size_t tail_cap_ = 0;
+  std::shared_ptr<CpuTally> reaped_cpu_;
 };
 
 }  // namespace crosscheck::differential

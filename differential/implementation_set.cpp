@@ -140,6 +140,13 @@ std::vector<std::string> ImplementationSet::names() const {
   return out;
 }
 
+std::map<std::string, double> ImplementationSet::adapter_cpu_seconds() const {
+  std::map<std::string, double> out;
+  for (const auto& m : members_)
+    if (m->pool) out[m->name] = m->pool->stats().cpu_seconds;
+  return out;
+}
+
 std::vector<Identity> ImplementationSet::identities() const {
   std::vector<Identity> out;
   for (const auto& m : members_) {

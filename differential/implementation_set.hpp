@@ -87,6 +87,10 @@ class ImplementationSet {
   /// schema source (the same source compiles to the same node ids).
   void observe_canonical_nodes(json::NodeSink* sink) { node_sink_ = sink; }
 
+  /// CPU seconds of each adapter's processes (AdapterPool::Stats::cpu_seconds), by name; the
+  /// in-process C++ decoder is not listed (its time is the harness's own).
+  std::map<std::string, double> adapter_cpu_seconds() const;
+
   /// Member names the schema declares (for bucketing paths).
   const std::set<std::string, std::less<>>& known_names() const { return known_names_; }
 

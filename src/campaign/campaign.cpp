@@ -3,6 +3,8 @@
 // the algorithm and the pieces).
 #include "campaign/campaign.hpp"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -10,6 +12,7 @@
 
 #include "campaign/corpus_sample.hpp"
 #include "campaign/finding_recorder.hpp"
+#include "campaign/generation_pacer.hpp"
 #include "campaign/generation_step.hpp"
 #include "campaign/progress_line.hpp"
 #include "campaign/run_events.hpp"
@@ -106,6 +109,9 @@ class Campaign {
     Sender sender(impls_, o_.batch, o_.layers, o_.stop_when, position_.sent,
                   [this](const Pending& p, const differential::PayloadResults& r) { on_results(p, r); });
     sender_ = &sender;
+    // A deterministic run waits for room on every input (Sender::offer): nothing to pace.
+    GenerationPacer pacer(o_.deterministic ? 1.0 : o_.generation_share);
+    generation_cpu_start_ = thread_cpu_seconds();
     std::uint64_t i = position_.iterations, steps = 0;
     auto last_save = Clock::now(), last_report = Clock::now();
     while (!differential::stop_requested() && !sender.failed()) {
@@ -115,6 +121,7 @@ class Campaign {
       if (o_.seconds && elapsed >= *o_.seconds) break;
       if (o_.stop_when && o_.stop_when()) break;
       step(generation, sender, i++);
+      pacer.after_step(sender);
       if ((++steps & 255) == 0) {
         auto now = Clock::now();
         if (now - last_save > std::chrono::seconds(5)) {
@@ -129,6 +136,8 @@ class Campaign {
       }
     }
     sender.finish();
+    generation_cpu_ = thread_cpu_seconds() - generation_cpu_start_;
+    generation_waited_ = pacer.waited_seconds();
     save(i);
     print_progress(true);
     events_.progress(progress_point());
@@ -163,7 +172,10 @@ class Campaign {
     GeneratedInput in = generation.run(i);
     ++generated_;
     if (in.interesting) corpus_.keep(in.root, in.bytes);
-    if (in.interesting || o_.deterministic || (in.seed >> 32) % o_.sample_every == 0) {
+    // With a generation share below 1, an adapter with room is never left idle: while the sender is
+    // not behind, every input goes (the sample only thins what a busy sender would drop).
+    const bool fill = o_.generation_share < 1 && !o_.deterministic && !sender.behind();
+    if (in.interesting || o_.deterministic || fill || (in.seed >> 32) % o_.sample_every == 0) {
       sender.offer({in.root, std::move(in.bytes),
                     "fuzz iteration " + std::to_string(i) + " (" + in.source + ")", in.seed},
                    o_.deterministic);
@@ -236,10 +248,28 @@ class Campaign {
                        root_names_,
                        recorder_.dir(),
                        events_.elapsed(),
-                       differential::stop_requested()};
+                       differential::stop_requested(),
+                       session_figures()};
     print_summary(log_, summary);
     write_summary(summary);
     return s;
+  }
+
+  /// This session's throughput and the CPU time of every process of the run.
+  SessionFigures session_figures() const {
+    SessionFigures f;
+    f.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    f.sent = sender_->sent() - position_.sent;
+    f.dropped = sender_->dropped();
+    f.generation_share = o_.deterministic ? 1.0 : o_.generation_share;
+    rusage self{};
+    ::getrusage(RUSAGE_SELF, &self);  // every thread of this process since it started
+    auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
+    f.crosscheck_cpu = seconds(self.ru_utime) + seconds(self.ru_stime);
+    f.generation_cpu = generation_cpu_;
+    f.generation_waited = generation_waited_;
+    f.adapter_cpu = impls_.adapter_cpu_seconds();
+    return f;
   }
 
   const schema::Ir& ir_;
@@ -279,6 +309,7 @@ class Campaign {
   std::uint64_t generated_ = 0;   // generation thread only
   Sender* sender_ = nullptr;      // while run() has one
   std::set<std::string> tuples_;  // outcome tuples seen (sender thread only)
+  double generation_cpu_start_ = 0, generation_cpu_ = 0, generation_waited_ = 0;  // this thread's
 };
 
 }  // namespace

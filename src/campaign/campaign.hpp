@@ -4,7 +4,9 @@
 // valid instance or mutates a corpus entry of that root (gen::Mutator). The C++ decoder runs every
 // input in process with a coverage probe; inputs that reach new schema coverage, or give the decoder
 // a new outcome signature, join the corpus and go to the adapters, and so does a sample of the rest.
-// Adapter calls happen on a sender thread in batches: the generation loop never waits for an SDK.
+// Adapter calls happen on a sender thread in batches: the generation loop never blocks on an SDK,
+// but while the sender is behind it uses at most --generation-share of a core (generation_pacer),
+// and while it is not, every input is sent (with a share below 1).
 // An input whose tuple of per-implementation outcomes is new also joins the corpus (NEZHA). With the
 // canonical layer, every input sent is also validated canonically as its root's schema document on
 // every implementation (layer 2), and its canonical verdicts count in that tuple too.
@@ -58,7 +60,11 @@ struct CampaignOptions {
   /// --layers: the comparison layers run on every input sent (each implementation answers those its
   /// hello lists; the others are left out of that layer, and the summary says so).
   differential::Layers layers;
-  std::size_t sample_every = 16;   ///< send 1 in N uninteresting inputs too
+  std::size_t sample_every = 16;  ///< send 1 in N uninteresting inputs too
+  /// --generation-share: the fraction of one core the generation thread may use while the sender is
+  /// behind (campaign/generation_pacer.hpp), and below 1 every input goes while the sender has room;
+  /// 1 never waits and only samples. Not used by --deterministic runs.
+  double generation_share = 0.25;
   std::size_t max_per_bucket = 3;  ///< finding files kept per bucket
   /// Files kept in corpus/<root>/: most inputs of a long run show a decoder outcome not seen before
   /// (about 300 a second), and an unbounded folder grew by 200 MB in ten minutes. Later entries go

@@ -53,12 +53,23 @@ bool Sender::offer(Pending p, bool wait_for_room) {
   return true;
 }
 
+bool Sender::behind() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return queue_.size() >= batch_;
+}
+
+void Sender::wait_for_room(std::chrono::microseconds max_wait) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  room_.wait_for(lock, max_wait, [&] { return queue_.size() < batch_ || done_ || failed_; });
+}
+
 void Sender::close() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     done_ = true;
   }
   cv_.notify_all();
+  room_.notify_all();
 }
 
 void Sender::finish() {
@@ -82,6 +93,7 @@ void Sender::loop() {
         queue_.pop_front();
       }
     }
+    room_.notify_all();
     if (stopped()) return;
     std::vector<differential::DecodeRequest> requests;
     for (const auto& p : batch) requests.push_back({p.root, p.bytes});

@@ -1,10 +1,12 @@
 // sender.hpp: the sender thread and its queue, between the generation loop and the adapters.
 //
 // The adapters are the bottleneck: the generation loop offers inputs to a bounded queue and never
-// waits for an SDK; when the queue is full a sample is dropped, and an interesting input waits in the
+// blocks on an SDK; when the queue is full a sample is dropped, and an interesting input waits in the
 // corpus instead (it is mutated again later). A deterministic run must send every input, so there the
 // generation loop waits for room. The sender takes batches from the queue, runs them through the
-// implementation set and hands each input's results to the handler, on the sender thread.
+// implementation set and hands each input's results to the handler, on the sender thread. behind()
+// and wait_for_room() let the generation loop give the CPU to the adapters while they are the
+// bottleneck (campaign/generation_pacer.hpp).
 //
 // An error on the sender thread (a write to a full disk) stops both threads: failed() turns true, and
 // finish() rethrows it on the generation thread. The thread is joined however the owner's scope is
@@ -12,6 +14,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -52,6 +55,12 @@ class Sender {
   /// No more inputs: sends what is queued (unless stopped), joins the thread and rethrows its error.
   void finish();
 
+  /// A whole batch waits in the queue besides the one in flight: the adapters are the bottleneck, and
+  /// inputs generated now only fill the queue (and then are dropped).
+  bool behind();
+  /// Waits until the sender is no longer behind, it stops, or `max_wait` passes.
+  void wait_for_room(std::chrono::microseconds max_wait);
+
   /// The sender thread failed; the generation loop stops.
   bool failed() const { return failed_; }
   std::uint64_t sent() const { return sent_; }
@@ -72,6 +81,7 @@ class Sender {
   std::exception_ptr error_;  // set by the sender before failed_, read after joining it
   std::mutex mutex_;
   std::condition_variable cv_;
+  std::condition_variable room_;  // notified when the sender takes a batch
   std::deque<Pending> queue_;
   bool done_ = false;
   std::thread thread_;

@@ -56,6 +56,10 @@ std::map<std::string, std::string> canonical_left_out(const RunSummary& s) {
   return out;
 }
 
+double sent_per_second(const SessionFigures& f) {
+  return f.seconds > 0 ? static_cast<double>(f.sent) / f.seconds : 0;
+}
+
 }  // namespace
 
 void print_summary(std::ostream& log, const RunSummary& s) {
@@ -94,6 +98,14 @@ void print_summary(std::ostream& log, const RunSummary& s) {
     for (const auto& r : skewed) log << " " << r;
     log << "\n";
   }
+  const SessionFigures& f = s.session;
+  log << std::fixed << std::setprecision(1) << "this session: " << f.seconds << " s, " << f.sent
+      << " inputs sent (" << sent_per_second(f) << "/s), " << f.dropped
+      << " dropped (the sender's queue was full); generation share " << std::setprecision(2)
+      << f.generation_share << ", waited " << std::setprecision(1) << f.generation_waited << " s\n"
+      << "CPU seconds: crosscheck " << f.crosscheck_cpu << " (generation thread " << f.generation_cpu << ")";
+  for (const auto& [name, seconds] : f.adapter_cpu) log << ", " << name << " " << seconds;
+  log << "\n" << std::defaultfloat << std::setprecision(6);
 }
 
 void write_summary(const RunSummary& s) {
@@ -119,6 +131,17 @@ void write_summary(const RunSummary& s) {
   sum.bucket_roots = s.bucket_roots;
   sum.skewed_roots = s.impls.skewed_roots();
   sum.roots = s.roots;
+  run::SessionRecord session;
+  session.seconds = s.session.seconds;
+  session.sent = s.session.sent;
+  session.dropped = s.session.dropped;
+  session.sent_per_second = sent_per_second(s.session);
+  session.generation_share = s.session.generation_share;
+  session.waited_seconds = s.session.generation_waited;
+  session.crosscheck_cpu = s.session.crosscheck_cpu;
+  session.generation_cpu = s.session.generation_cpu;
+  session.adapter_cpu = s.session.adapter_cpu;
+  sum.session = std::move(session);
   run::write_summary(s.options.out, sum);
 }
 

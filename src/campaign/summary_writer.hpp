@@ -4,6 +4,7 @@
 // on (a bucket's files are capped, so only the summary says where else it showed).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <ostream>
 #include <set>
@@ -18,6 +19,19 @@
 
 namespace crosscheck::campaign {
 
+/// This session's throughput and CPU time (summary.json "session"): whether generation left the
+/// adapters the cores they need (campaign/generation_pacer.hpp).
+struct SessionFigures {
+  double seconds = 0;                   ///< this session's wall time, generation start to the end
+  std::uint64_t sent = 0, dropped = 0;  ///< inputs sent to the adapters / dropped, this session
+  double generation_share = 1;          ///< --generation-share in effect
+  double crosscheck_cpu = 0;            ///< getrusage(RUSAGE_SELF): every thread, since the process started
+  double generation_cpu = 0;            ///< the generation thread's CPU clock, this session
+  double generation_waited = 0;         ///< wall time the generation thread waited for the adapters
+  /// Each adapter's processes since they started, summed over restarts (AdapterProcess).
+  std::map<std::string, double> adapter_cpu;
+};
+
 /// What the summary says, gathered once the sender has stopped.
 struct RunSummary {
   const CampaignOptions& options;
@@ -31,6 +45,7 @@ struct RunSummary {
   std::string findings_dir;
   double elapsed = 0;  ///< run time over every session
   bool interrupted = false;
+  SessionFigures session;
 };
 
 /// The tables and totals on the log.

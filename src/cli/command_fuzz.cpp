@@ -35,6 +35,7 @@ struct FuzzOptions {
   std::vector<std::string> roots;
   std::vector<std::string> seeds;
   std::size_t batch = 128;
+  double generation_share = 0.25;  ///< --generation-share (campaign/generation_pacer.hpp)
   std::size_t corpus_files_per_root = 4096;
   bool strict = false;
   std::string shard;   ///< "I/N"
@@ -148,6 +149,7 @@ int fuzz(const FuzzOptions& o) {
   c.seed_paths = o.seeds;
   c.batch = o.batch;
   c.corpus_files_per_root = o.corpus_files_per_root;
+  c.generation_share = o.generation_share;
   c.strict = o.strict;
   c.live = ::isatty(2);
   std::optional<baseline::Baseline> known;
@@ -203,6 +205,11 @@ const Registration kFuzz{CommandSpec{
       sub.add_option("--root", o->roots, "Fuzz only this root (repeatable)");
       sub.add_option("--seeds", o->seeds, "Extra seed files or folders (any bytes)");
       sub.add_option("--batch", o->batch, "Requests per adapter batch")->check(CLI::Range(1, 100000));
+      sub.add_option("--generation-share", o->generation_share,
+                     "While the adapters are behind, the generation thread uses at most this fraction of "
+                     "one core and leaves the rest to the SDKs (1: no limit; ignored by --deterministic)")
+          ->check(CLI::Range(0.01, 1.0))
+          ->capture_default_str();
       sub.add_flag("--strict", o->strict, "Fail on implementation-defined divergences too");
       sub.add_option("--layers", o->layers,
                      "Comparison layers, comma-separated: structural (decoding), canonical (JSON Schema "

@@ -25,6 +25,16 @@ constexpr const char* kReportsWarningsKey = "reportsWarnings";
 constexpr const char* kRunsKey = "runs";
 constexpr const char* kShardsKey = "shards";
 constexpr const char* kWithoutSummaryKey = "withoutSummary";
+constexpr const char* kSecondsKey = "seconds";
+constexpr const char* kSentKey = "sent";
+constexpr const char* kSentPerSecondKey = "sentPerSecond";
+constexpr const char* kDroppedKey = "dropped";
+constexpr const char* kGenerationShareKey = "generationShare";
+constexpr const char* kWaitedSecondsKey = "waitedSeconds";
+constexpr const char* kCpuSecondsKey = "cpuSeconds";
+constexpr const char* kCrosscheckKey = "crosscheck";
+constexpr const char* kGenerationKey = "generation";
+constexpr const char* kAdaptersKey = "adapters";
 
 json::Value counts_json(const Counts& m) {
   json::Value o = json::Value::object();
@@ -97,6 +107,40 @@ ImplementationRecord implementation_of(const json::Value& x) {
   return id;
 }
 
+json::Value session_json(const SessionRecord& r) {
+  json::Value cpu = json::Value::object();
+  cpu.add(kCrosscheckKey, seconds_value(r.crosscheck_cpu));
+  cpu.add(kGenerationKey, seconds_value(r.generation_cpu));
+  json::Value adapters = json::Value::object();
+  for (const auto& [name, seconds] : r.adapter_cpu) adapters.add(name, seconds_value(seconds));
+  cpu.add(kAdaptersKey, std::move(adapters));
+  json::Value x = json::Value::object();
+  x.add(kSecondsKey, seconds_value(r.seconds));
+  x.add(kSentKey, count_value(r.sent));
+  x.add(kSentPerSecondKey, seconds_value(r.sent_per_second));
+  x.add(kDroppedKey, count_value(r.dropped));
+  x.add(kGenerationShareKey, seconds_value(r.generation_share));
+  x.add(kWaitedSecondsKey, seconds_value(r.waited_seconds));
+  x.add(kCpuSecondsKey, std::move(cpu));
+  return x;
+}
+
+SessionRecord session_of(const json::Value& x) {
+  SessionRecord r;
+  r.seconds = number_of(*x.find(kSecondsKey));
+  r.sent = count_of(*x.find(kSentKey));
+  r.sent_per_second = number_of(*x.find(kSentPerSecondKey));
+  r.dropped = count_of(*x.find(kDroppedKey));
+  r.generation_share = number_of(*x.find(kGenerationShareKey));
+  r.waited_seconds = number_of(*x.find(kWaitedSecondsKey));
+  const json::Value& cpu = *x.find(kCpuSecondsKey);
+  r.crosscheck_cpu = number_of(*cpu.find(kCrosscheckKey));
+  r.generation_cpu = number_of(*cpu.find(kGenerationKey));
+  for (const auto& [name, seconds] : cpu.find(kAdaptersKey)->members())
+    r.adapter_cpu[name] = number_of(seconds);
+  return r;
+}
+
 }  // namespace
 
 json::Value to_json(const Summary& s) {
@@ -151,6 +195,7 @@ json::Value to_json(const Summary& s) {
     m.add(kWithoutSummaryKey, strings_json(s.merged->without_summary));
     sum.add(key::kMerged, std::move(m));
   }
+  if (s.session) sum.add(key::kSession, session_json(*s.session));
   return sum;
 }
 
@@ -198,6 +243,7 @@ Result<Summary, std::string> summary_from_json(const json::Value& v) {
     m.without_summary = strings_of(x->find(kWithoutSummaryKey));
     s.merged = std::move(m);
   }
+  if (const json::Value* x = get(key::kSession)) s.session = session_of(*x);
   return s;
 }
 

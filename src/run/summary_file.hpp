@@ -34,6 +34,18 @@ struct MergedRuns {
 
 using Counts = std::map<std::string, std::uint64_t>;
 
+/// "session": the fuzz session that wrote the file: its throughput and the CPU time of crosscheck
+/// and of each adapter (campaign/summary_writer.hpp). merge writes none.
+struct SessionRecord {
+  double seconds = 0;
+  std::uint64_t sent = 0, dropped = 0;
+  double sent_per_second = 0;
+  double generation_share = 1;
+  double waited_seconds = 0;  ///< the generation thread waiting for the adapters
+  double crosscheck_cpu = 0, generation_cpu = 0;
+  std::map<std::string, double> adapter_cpu;  ///< adapter -> CPU seconds of its processes
+};
+
 struct Summary {
   std::string crosscheck_version;   ///< as read; to_json writes the running crosscheck's
   std::optional<std::string> seed;  ///< decimal digits of a uint64
@@ -53,6 +65,7 @@ struct Summary {
   std::map<std::string, std::set<std::string>> bucket_roots;  ///< bucket -> every root it was seen on
   std::vector<std::string> skewed_roots, roots;
   std::optional<MergedRuns> merged;
+  std::optional<SessionRecord> session;
 };
 
 json::Value to_json(const Summary& s);

@@ -29,5 +29,6 @@ inline constexpr const char* kBucketRoots = "bucketRoots";
 inline constexpr const char* kSkewedRoots = "skewedRoots";
 inline constexpr const char* kRoots = "roots";
 inline constexpr const char* kMerged = "merged";
+inline constexpr const char* kSession = "session";
 
 }  // namespace crosscheck::run::summary_key

@@ -1,0 +1,175 @@
+// Tests of the fuzz run's throughput figures and of --generation-share (campaign/generation_pacer.hpp)
+// against tests/fake_adapters/fake_adapter.py on the small test schema: the summary printed and
+// summary.json's "session" carry inputs sent per second, inputs dropped and the CPU time of
+// crosscheck and of the adapter; with a slow adapter, a small share generates far fewer inputs in
+// the same run time than no limit; with a fast adapter, a share below 1 fills the sender's room
+// with every input instead of only the sample.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+
+#include "campaign/campaign.hpp"
+#include "run/summary_file.hpp"
+#include "schema/loader.hpp"
+
+namespace crosscheck::campaign {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kFakeAdapter = std::string(CROSSCHECK_SOURCE_DIR) + "/tests/fake_adapters/fake_adapter.py";
+
+class ThroughputTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto ir = schema::load_schema(std::string(CROSSCHECK_TEST_SCHEMAS) + "/mini");
+    ASSERT_TRUE(ir.ok()) << ir.error().message();
+    ir_ = std::make_shared<const schema::Ir>(std::move(ir).value());
+    base_ = fs::temp_directory_path() / ("crosscheck-throughput-test-" + std::to_string(::getpid()) + "-" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(base_);
+  }
+  void TearDown() override { fs::remove_all(base_); }
+
+  /// An implementation set of the C++ decoder and the fake adapter with `extra` arguments.
+  std::unique_ptr<differential::ImplementationSet> start(std::vector<std::string> extra) {
+    differential::AdapterConfig cpp;
+    cpp.spec.name = "cpp";
+    differential::AdapterConfig fake;
+    fake.spec.name = "fake";
+    fake.spec.argv = {"python3", kFakeAdapter};
+    fake.spec.argv.insert(fake.spec.argv.end(), extra.begin(), extra.end());
+    differential::PoolOptions pool;
+    pool.deadline = std::chrono::milliseconds(10000);
+    auto set = std::make_unique<differential::ImplementationSet>(ir_, std::vector{cpp, fake}, pool);
+    EXPECT_TRUE(set->failures().empty()) << set->failures().front().message;
+    return set;
+  }
+
+  CampaignOptions options(const std::string& name) {
+    CampaignOptions o;
+    o.seed = 5;
+    o.out = (base_ / name).string();
+    o.adapters_fingerprint = "cpp,fake";
+    return o;
+  }
+
+  std::shared_ptr<const schema::Ir> ir_;
+  fs::path base_;
+};
+
+TEST_F(ThroughputTest, TheSummaryPrintsAndStoresSentPerSecondDroppedAndCpuTimes) {
+  auto set = start({});
+  CampaignOptions o = options("run");
+  o.runs = 3000;
+  o.batch = 16;
+  std::ostringstream log;
+  CampaignSummary summary = run_campaign(*ir_, *set, o, log);
+  ASSERT_GT(summary.sent, 0u) << log.str();
+  EXPECT_NE(log.str().find("inputs sent ("), std::string::npos) << log.str();
+  EXPECT_NE(log.str().find("CPU seconds: crosscheck "), std::string::npos) << log.str();
+  EXPECT_NE(log.str().find(", fake "), std::string::npos) << log.str();
+
+  auto stored = run::read_summary(o.out);
+  ASSERT_TRUE(stored && stored->session) << log.str();
+  const run::SessionRecord& s = *stored->session;
+  EXPECT_EQ(s.sent, summary.sent);
+  EXPECT_GT(s.seconds, 0);
+  EXPECT_GT(s.sent_per_second, 0);
+  // sent per second is the session's sent over its seconds (3 decimals in the file).
+  EXPECT_NEAR(s.sent_per_second, static_cast<double>(s.sent) / s.seconds, 0.01 + 0.01 * s.sent_per_second);
+  EXPECT_LE(s.dropped, summary.generated - summary.sent);
+  EXPECT_EQ(s.generation_share, 0.25);
+  EXPECT_GT(s.crosscheck_cpu, 0);
+  EXPECT_GT(s.generation_cpu, 0);
+  EXPECT_LE(s.generation_cpu, s.crosscheck_cpu + 0.01);  // one thread of the process
+  // The Python interpreter's start alone takes tens of milliseconds of CPU; only the adapter is
+  // listed, not the in-process C++ decoder.
+  ASSERT_EQ(s.adapter_cpu.size(), 1u);
+  ASSERT_TRUE(s.adapter_cpu.count("fake"));
+  EXPECT_GT(s.adapter_cpu.at("fake"), 0);
+  EXPECT_LT(s.adapter_cpu.at("fake"), 1000);
+}
+
+TEST_F(ThroughputTest, TheAdapterCpuTimeIsSummedOverRestarts) {
+  // Every process of this adapter exits after its first answer: the pool restarts it for every
+  // batch, and the time of each reaped process stays in the figure.
+  auto set = start({"--always", "EXITLATER"});
+  const double before = set->adapter_cpu_seconds().at("fake");
+  std::vector<differential::DecodeRequest> batch{{"ping", "{}"}};
+  for (int k = 0; k < 4; ++k) set->run(batch);
+  // Four Python starts at least (tens of milliseconds each) besides the first process's.
+  EXPECT_GT(set->adapter_cpu_seconds().at("fake"), before + 0.02);
+}
+
+TEST_F(ThroughputTest, ASmallShareGeneratesFarFewerInputsWhileASlowAdapterIsBehind) {
+  // 20 ms a request: about 50 inputs a second reach the adapter, far fewer than generation offers.
+  auto generated_with = [&](double share, run::SessionRecord& session) {
+    auto set = start({"--always", "SLOW20"});
+    CampaignOptions o = options("share-" + std::to_string(share));
+    o.seconds = 2;
+    o.batch = 8;
+    o.generation_share = share;
+    // Ends the sending with the time too, so the queue is not drained at the adapter's pace.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    o.stop_when = [until] { return std::chrono::steady_clock::now() >= until; };
+    std::ostringstream log;
+    CampaignSummary summary = run_campaign(*ir_, *set, o, log);
+    auto stored = run::read_summary(o.out);
+    EXPECT_TRUE(stored && stored->session) << log.str();
+    if (stored && stored->session) session = *stored->session;
+    return summary.generated;
+  };
+  run::SessionRecord limited, unlimited;
+  const std::uint64_t with_share = generated_with(0.1, limited);
+  const std::uint64_t without = generated_with(1.0, unlimited);
+  ASSERT_GT(without, 0u);
+  EXPECT_GT(with_share, 0u);  // exploration goes on
+  EXPECT_LT(with_share * 3, without) << "share 0.1: " << with_share << ", share 1: " << without;
+  EXPECT_GT(limited.waited_seconds, 0);
+  EXPECT_EQ(unlimited.waited_seconds, 0);
+  // Share 1 drops what the adapter cannot take; a small share leaves far less to drop.
+  EXPECT_LT(limited.dropped, unlimited.dropped);
+}
+
+TEST_F(ThroughputTest, WithAShareBelowOneASenderWithRoomGetsEveryInputNotOnlyTheSample) {
+  // The fake adapter answers far faster than generation offers: with share 1 only the interesting
+  // inputs and 1 in 16 of the rest go; with a share below 1 the sender's room is filled.
+  auto sent_with = [&](double share) {
+    auto set = start({});
+    CampaignOptions o = options("fill-" + std::to_string(share));
+    o.runs = 3000;
+    o.batch = 16;
+    o.generation_share = share;
+    std::ostringstream log;
+    return run_campaign(*ir_, *set, o, log).sent;
+  };
+  const std::uint64_t filled = sent_with(0.25), sampled = sent_with(1.0);
+  EXPECT_GT(filled, 2 * sampled) << "share 0.25: " << filled << " sent, share 1: " << sampled;
+  EXPECT_LE(filled, 3000u);
+}
+
+TEST_F(ThroughputTest, ADeterministicRunIgnoresTheShare) {
+  auto set = start({});
+  CampaignOptions o = options("deterministic");
+  o.runs = 300;
+  o.batch = 16;
+  o.deterministic = true;
+  o.generation_share = 0.1;
+  std::ostringstream log;
+  CampaignSummary summary = run_campaign(*ir_, *set, o, log);
+  EXPECT_EQ(summary.generated, 300u);
+  EXPECT_EQ(summary.sent, 300u);  // every input sent, none dropped
+  auto stored = run::read_summary(o.out);
+  ASSERT_TRUE(stored && stored->session);
+  EXPECT_EQ(stored->session->generation_share, 1.0);
+  EXPECT_EQ(stored->session->waited_seconds, 0);
+  EXPECT_EQ(stored->session->dropped, 0u);
+}
+
+}  // namespace
+}  // namespace crosscheck::campaign
