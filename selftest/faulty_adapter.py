@@ -476,24 +476,13 @@ class CanonicalFaults:
         # their own keyword, so the original verdict stays) and in propertyNames (names are not
         # rewritten). No AHP draft document can show this fault: every length bound there is
         # minLength 1 or the 64-digit sha256 with its ASCII pattern (docs/selftest.md).
-        if answer.get("outcome") not in ("valid", "invalid"):
-            return answer
-        value = parse_or_none(data)
-        if value is None:
-            return answer
-        found = [False]
-
         def widen(v):
             if isinstance(v, str) and not isinstance(v, Num) and any(ord(c) > 0xFFFF for c in v):
-                found[0] = True
                 return "".join("\ufffd\ufffd" if ord(c) > 0xFFFF else c for c in v)
             return v
 
-        changed = proxy.map_values(value, widen)
-        if not found[0]:
-            return answer
-        second = inner.validate(document, dumps(changed).encode())
-        if second.get("outcome") not in ("valid", "invalid"):
+        second = self._rewritten(inner, document, data, answer, widen)
+        if second is None:
             return answer
         lengths = ("minLength", "maxLength")
         errs = [e for e in answer.get("errors") or [] if e.get("keyword") not in lengths]
@@ -513,32 +502,43 @@ class CanonicalFaults:
         # 'E' moved by 0.5 (1.0 -> 1.5): no longer an integer, and on the same side of every
         # integer minimum (all AHP minimums are 0 or 1). Partial for a non-integer minimum, a
         # numeric enum holding the moved value, and uniqueItems over equal spellings (1.0, 1.00).
-        if answer.get("outcome") not in ("valid", "invalid"):
-            return answer
-        value = parse_or_none(data)
-        if value is None:
-            return answer
-        found = [False]
-
         def moved(v):
             if is_integral_spelled_as_decimal(v):
                 negative, digits, exponent = proxy.split_number(v)
                 if abs(exponent) + len(digits) > 2000:
                     return v  # a huge exponent: implementation-defined anyway, left alone
-                found[0] = True
                 with decimal.localcontext() as ctx:
                     ctx.prec = 4100
                     return Num(format(decimal.Decimal(str(v)) + decimal.Decimal("0.5"), "f"))
             return v
 
-        changed = proxy.map_values(value, moved)
-        if not found[0]:
-            return answer
-        second = inner.validate(document, dumps(changed).encode())
-        if second.get("outcome") not in ("valid", "invalid"):
+        second = self._rewritten(inner, document, data, answer, moved)
+        if second is None:
             return answer
         second["id"] = answer["id"]
         return second
+
+    @staticmethod
+    def _rewritten(inner, document, data, answer, rewrite):
+        """The reference's verdict on the input with `rewrite` applied to every value, or None when
+        there is nothing to compare (no verdict, not JSON, or `rewrite` changed nothing)."""
+        if answer.get("outcome") not in ("valid", "invalid"):
+            return None
+        value = parse_or_none(data)
+        if value is None:
+            return None
+        changed_any = [False]
+
+        def tracked(v):
+            out = rewrite(v)
+            changed_any[0] = changed_any[0] or out is not v
+            return out
+
+        changed = proxy.map_values(value, tracked)
+        if not changed_any[0]:
+            return None
+        second = inner.validate(document, dumps(changed).encode())
+        return second if second.get("outcome") in ("valid", "invalid") else None
 
 
 CANONICAL_FAULTS = {
