@@ -114,6 +114,10 @@ TEST_F(ThroughputTest, ASmallShareGeneratesFarFewerInputsWhileASlowAdapterIsBehi
     o.seconds = 2;
     o.batch = 8;
     o.generation_share = share;
+    // Every input is offered, so share 1 overflows the queue (64) however slowly this build
+    // generates: with the default 1 in 16, an ASan build under a loaded ctest offered fewer inputs
+    // in 2 s than the queue and the adapter could take, and nothing was dropped at either share.
+    o.sample_every = 1;
     // Ends the sending with the time too, so the queue is not drained at the adapter's pace.
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
     o.stop_when = [until] { return std::chrono::steady_clock::now() >= until; };
