@@ -194,8 +194,10 @@ class Campaign {
   }
 
   void save(std::uint64_t iterations) {
-    save_state(o_.out, {iterations, generated_, sender_->sent(), events_.elapsed()}, coverage_,
-               canonical_coverage());
+    // The layer-3 position is the contextual campaign's (src/scenario_campaign): kept as it was read.
+    save_state(o_.out,
+               {iterations, generated_, sender_->sent(), events_.elapsed(), position_.contextual_batches},
+               coverage_, canonical_coverage());
   }
 
   ProgressPoint progress_point() const {

@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <regex>
@@ -10,12 +12,19 @@
 
 #include "baseline/classify.hpp"
 #include "campaign/campaign.hpp"
+#include "canonical/canonical_validator.hpp"
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
 #include "cli/duration.hpp"
+#include "cli/scenario_support.hpp"
 #include "cli/schema_option.hpp"
 #include "reduce/reduce_files.hpp"
 #include "report/writers.hpp"
+#include "run/finding_files.hpp"
+#include "run/layout.hpp"
+#include "run/summary_file.hpp"
+#include "scenario/client_config.hpp"
+#include "scenario_campaign/contextual_campaign.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::cli {
@@ -38,8 +47,14 @@ struct FuzzOptions {
   double generation_share = 0.25;  ///< --generation-share (campaign/generation_pacer.hpp)
   std::size_t corpus_files_per_root = 4096;
   bool strict = false;
-  std::string shard;   ///< "I/N"
-  std::string layers;  ///< --layers "structural,canonical"; empty: every layer an implementation lists
+  std::string shard;  ///< "I/N"
+  std::string
+      layers;  ///< --layers "structural,canonical,contextual"; empty: every layer an implementation lists
+  std::string clients;        ///< --clients: layer-3 SDK clients (default: those of the running adapters)
+  std::string client_config;  ///< --client-config (default adapters/clients.json)
+  std::size_t scenario_batch = 48;     ///< --scenario-batch: generated rows per client run
+  double contextual_share = 0.3;       ///< --contextual-share of --time for layer 3 beside other layers
+  std::uint64_t scenario_batches = 2;  ///< --scenario-batches: layer-3 batches of a --runs run
   bool deterministic = false;
   std::string baseline;  ///< --baseline: only buckets it does not know fail the run
   /// Adapter calls for reducing the run's findings at the end, in total (0: off). Unset: up to
@@ -99,27 +114,74 @@ std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text) {
       "': expected I/N, shard I of N with 0 <= I < N (e.g. --shard 0/4, 1/4, 2/4 and 3/4 on four machines)");
 }
 
-/// --layers: a comma-separated list of layer names; Fatal (exit 2) naming the known ones otherwise.
-differential::Layers parse_layers(const std::string& text) {
-  const std::string known =
-      std::string(differential::kStructuralLayer) + ", " + differential::kCanonicalLayer;
+/// What --layers chose: layers 1 and 2 (the adapters' campaign) and layer 3 (the clients').
+struct LayerChoice {
   differential::Layers layers;
-  layers.structural = false;
+  bool contextual = false;
+};
+
+/// --layers: a comma-separated list of layer names; Fatal (exit 2) naming the known ones otherwise.
+LayerChoice parse_layers(const std::string& text) {
+  const std::string known = std::string(differential::kStructuralLayer) + ", " +
+                            differential::kCanonicalLayer + ", " + run::kContextualLayer;
+  LayerChoice choice;
+  choice.layers.structural = false;
   std::size_t start = 0;
   while (start <= text.size()) {
     std::size_t comma = text.find(',', start);
     if (comma == std::string::npos) comma = text.size();
     const std::string name = text.substr(start, comma - start);
     if (name == differential::kStructuralLayer) {
-      layers.structural = true;
+      choice.layers.structural = true;
     } else if (name == differential::kCanonicalLayer) {
-      layers.canonical = true;
+      choice.layers.canonical = true;
+    } else if (name == run::kContextualLayer) {
+      choice.contextual = true;
     } else {
       throw Fatal("--layers '" + text + "': unknown layer '" + name + "' (known: " + known + ")");
     }
     start = comma + 1;
   }
-  return layers;
+  return choice;
+}
+
+/// The layer-3 clients: --clients, or the clients of the SDKs whose adapters run (python/direct
+/// counts as python). When none is available: Fatal exit 2 naming who supports layer 3 if the user
+/// asked for the layer, else a note and none.
+std::vector<scenario::ClientSpec> contextual_clients(const FuzzOptions& o,
+                                                     const differential::ImplementationSet& set, bool asked) {
+  std::vector<std::string> names;
+  if (!o.clients.empty()) {
+    for (std::size_t start = 0; start <= o.clients.size();) {
+      std::size_t comma = std::min(o.clients.find(',', start), o.clients.size());
+      std::string name = o.clients.substr(start, comma - start);
+      if (!name.empty() && name != differential::kReferenceImplementation) names.push_back(name);
+      start = comma + 1;
+    }
+    return pick_clients(o.client_config, names, false);  // named: each must be available (exit 3)
+  }
+  const std::string path = o.client_config.empty() ? scenario::default_client_config_path() : o.client_config;
+  auto all = scenario::load_client_config(path, scenario::checkout_dir());
+  if (!all.ok()) throw Fatal(all.error());
+  std::vector<scenario::ClientSpec> out;
+  std::string available;
+  for (const auto& c : all.value()) {
+    if (!c.unavailable) available += (available.empty() ? "" : ", ") + c.name;
+    bool running = false;
+    for (const auto& n : set.names()) running = running || n.substr(0, n.find('/')) == c.name;
+    if (running && !c.unavailable) out.push_back(c);
+  }
+  if (out.empty() && asked)
+    throw Fatal("--layers " + std::string(run::kContextualLayer) +
+                    ": no SDK interop client of the running adapters is available (layer 3 is supported by "
+                    "the clients of " +
+                    path + ": " + (available.empty() ? "none available here" : available) +
+                    "; name them with --clients)",
+                kExitUsage);
+  if (out.empty())
+    std::cerr << "note: layer 3 left out: no SDK interop client of the running adapters is available ("
+              << path << ")\n";
+  return out;
 }
 
 /// Unset --layers: every layer some implementation of the run lists in its hello.
@@ -134,6 +196,49 @@ std::string describe_layers(const differential::Layers& layers) {
   std::string out = layers.structural ? differential::kStructuralLayer : "";
   if (layers.canonical) out += (out.empty() ? "" : ",") + std::string(differential::kCanonicalLayer);
   return out;
+}
+
+/// Layer 3 after the adapters' campaign, in the same folder: its findings through src/run, its
+/// counts added to summary.json (its one writer), its rule coverage beside it.
+void fuzz_contextual(const FuzzOptions& o, const campaign::CampaignOptions& c, const schema::Ir& ir,
+                     const std::vector<scenario::ClientSpec>& clients, std::optional<double> seconds) {
+  auto validator = canonical::CanonicalValidator::from_ir(ir);
+  if (!validator.ok())
+    throw Fatal("layer 3: the schema does not load as canonical schemas: " + validator.error().text());
+  scenario_campaign::ContextualOptions l3;
+  l3.seed = o.seed;
+  l3.out = o.out;
+  l3.clients = clients;
+  std::error_code ec;
+  l3.client_config = o.client_config.empty() ? "" : std::filesystem::absolute(o.client_config, ec).string();
+  l3.schema = o.adapters.schema.empty() ? "" : std::filesystem::absolute(o.adapters.schema, ec).string();
+  l3.crosscheck_exe = std::filesystem::read_symlink("/proc/self/exe").string();
+  l3.batch = o.scenario_batch;
+  l3.seconds = seconds;
+  if (!seconds) l3.batches = o.scenario_batches;
+  l3.shard_index = c.shard_index;
+  l3.shard_count = c.shard_count;
+  l3.deterministic = c.deterministic;
+  l3.should_stop = [] { return differential::stop_requested(); };
+  std::string names;
+  for (const auto& client : clients) names += (names.empty() ? "" : ",") + client.name;
+  std::cerr << "layer 3: generated scenarios on cpp," << names << " ("
+            << (seconds ? std::to_string(static_cast<long long>(*seconds)) + " s"
+                        : std::to_string(*l3.batches) + " batches")
+            << " of " << l3.batch << " rows)\n";
+  scenario_campaign::ContextualSummary done =
+      scenario_campaign::run_contextual(validator.value(), l3, std::cerr);
+  std::cerr << "layer 3: " << done.rows << " rows in " << done.batches << " batches ("
+            << (done.seconds > 0 ? static_cast<long long>(done.rows / done.seconds) : 0) << "/s), "
+            << done.counts.divergent_inputs << " with findings in " << done.counts.bucket_roots.size()
+            << " buckets, " << done.novel_rows << " novel";
+  if (done.broken) std::cerr << ", " << done.broken << " crash/timeout/protocol results";
+  std::cerr << "; rule coverage " << static_cast<int>(done.coverage.percent()) << "% ("
+            << (std::filesystem::path(o.out) / "rule-coverage.json").string() << ")\n";
+  run::Summary summary = run::read_summary(o.out).value_or(run::Summary{});
+  scenario_campaign::add_to_summary(summary, done, clients);
+  summary.findings = run::list_finding_files(std::filesystem::path(o.out) / run::kFindingsDir).size();
+  run::write_summary(o.out, summary);
 }
 
 int fuzz(const FuzzOptions& o) {
@@ -154,23 +259,51 @@ int fuzz(const FuzzOptions& o) {
   c.live = ::isatty(2);
   std::optional<baseline::Baseline> known;
   if (!o.baseline.empty()) known = baseline::load_baseline(o.baseline);  // a bad file: exit 2 before fuzzing
-  std::optional<differential::Layers> chosen;
+  std::optional<LayerChoice> chosen;
   if (!o.layers.empty()) chosen = parse_layers(o.layers);  // a bad name: exit 2 before anything starts
   auto ir = load_ir_or_fail(o.adapters.schema);
   differential::install_stop_handlers();
   auto set = o.adapters.start();
-  c.layers = chosen ? *chosen : layers_of(*set);
+  c.layers = chosen ? chosen->layers : layers_of(*set);
+  // Layer 3 by default when a client of the running adapters is available.
+  std::vector<scenario::ClientSpec> clients;
+  if (!chosen || chosen->contextual) clients = contextual_clients(o, *set, chosen && chosen->contextual);
+  const bool adapters_layers = c.layers.structural || c.layers.canonical;
+  // Layer 3 alone: the adapters' campaign runs no iteration but still lays out the folder (run.json,
+  // state.json, summary.json) that layer 3 adds to.
+  std::optional<double> contextual_seconds;
+  if (!clients.empty() && c.seconds) {
+    contextual_seconds = adapters_layers ? *c.seconds * o.contextual_share : *c.seconds;
+    c.seconds = *c.seconds - *contextual_seconds;
+  }
+  if (!adapters_layers) {
+    c.runs = 0;
+    c.seconds.reset();
+  }
   for (const auto& n : set->names())
     c.adapters_fingerprint += (c.adapters_fingerprint.empty() ? "" : ",") + n;
+  std::string layer_names = describe_layers(c.layers);
+  if (!clients.empty()) layer_names += (layer_names.empty() ? "" : ",") + std::string(run::kContextualLayer);
   std::cerr << "fuzzing "
             << (c.roots.empty() ? std::string("every root") : std::to_string(c.roots.size()) + " roots")
             << " on " << c.adapters_fingerprint << " (seed " << c.seed << ", "
             << (c.shard_count > 1 ? "shard " + o.shard + ", " : std::string())
-            << (c.deterministic ? "deterministic, " : "") << "layers " << describe_layers(c.layers) << ", "
-            << (c.seconds ? std::to_string(static_cast<long long>(*c.seconds)) + " s"
-                          : std::to_string(*c.runs) + " inputs")
+            << (c.deterministic ? "deterministic, " : "") << "layers " << layer_names << ", "
+            << (c.seconds
+                    ? std::to_string(static_cast<long long>(*c.seconds + contextual_seconds.value_or(0))) +
+                          " s"
+                    : std::to_string(c.runs.value_or(0)) + " inputs")
             << ") -> " << c.out << "\n";
+  const auto started = std::chrono::steady_clock::now();
   campaign::run_campaign(ir, *set, c, std::cerr);
+  if (!clients.empty() && !differential::stop_requested()) {
+    // Layer 3 gets what the campaign left of the time (it may stop a little after its share).
+    if (contextual_seconds) {
+      const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      contextual_seconds = std::max(1.0, *contextual_seconds + c.seconds.value_or(0) - used);
+    }
+    fuzz_contextual(o, c, ir, clients, contextual_seconds);
+  }
   const bool interrupted = differential::stop_requested();
   if (interrupted)
     std::cerr << "interrupted: everything found so far is in " << c.out
@@ -211,10 +344,29 @@ const Registration kFuzz{CommandSpec{
           ->check(CLI::Range(0.01, 1.0))
           ->capture_default_str();
       sub.add_flag("--strict", o->strict, "Fail on implementation-defined divergences too");
-      sub.add_option("--layers", o->layers,
-                     "Comparison layers, comma-separated: structural (decoding), canonical (JSON Schema "
-                     "validation); default: every layer an implementation lists. Implementations without "
-                     "a layer are left out of it, and the summary says so");
+      sub.add_option(
+          "--layers", o->layers,
+          "Comparison layers, comma-separated: structural (decoding), canonical (JSON Schema "
+          "validation), contextual (generated scenarios through the SDK interop clients); default: "
+          "every layer an implementation lists, and contextual when a client of the running "
+          "adapters is available. Implementations without a layer are left out of it, and the "
+          "summary says so");
+      sub.add_option("--clients", o->clients,
+                     "Layer 3: SDK interop clients, comma-separated (default: those of the running adapters, "
+                     "adapters/clients.json)");
+      sub.add_option("--client-config", o->client_config,
+                     "Layer 3: client configuration (default adapters/clients.json)");
+      sub.add_option("--scenario-batch", o->scenario_batch, "Layer 3: generated rows per client run")
+          ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
+          ->capture_default_str();
+      sub.add_option("--contextual-share", o->contextual_share,
+                     "Layer 3: the share of --time it gets after the other layers (all of it when alone)")
+          ->check(CLI::Range(0.01, 0.99))
+          ->capture_default_str();
+      sub.add_option("--scenario-batches", o->scenario_batches,
+                     "Layer 3: batches of a --runs run (a --time run fills its share)")
+          ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000}))
+          ->capture_default_str();
       sub.add_option("--corpus-limit", o->corpus_files_per_root,
                      "Files kept in corpus/<root>/ (later inputs stay in memory only)")
           ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}))

@@ -16,6 +16,7 @@
 #include "cli/schema_option.hpp"
 #include "run/finding_file.hpp"
 #include "scenario/finding_writer.hpp"
+#include "scenario/reference_result.hpp"
 #include "scenario/server_admission.hpp"
 #include "util/result.hpp"
 
@@ -119,7 +120,7 @@ int replay_scenario(const AdapterOptions& adapters, const ScenarioOptions& o, co
     scenario::RunnerOptions options;
     options.work_dir = (fs::path(work) / "clients").string();
     options.crosscheck_exe = fs::read_symlink("/proc/self/exe").string();
-    scenario::RowResult ref = reference_result(reference.value(), row);
+    scenario::RowResult ref = scenario::reference_result(reference.value(), row);
     std::vector<scenario::RowResult> answers;
     answers.reserve(clients.size());
     for (const auto& x : clients) {

@@ -35,6 +35,7 @@
 #include "scenario/client_config.hpp"
 #include "scenario/client_runner.hpp"
 #include "scenario/finding_writer.hpp"
+#include "scenario/reference_result.hpp"
 #include "scenario/scenario_file.hpp"
 #include "scenario/server_admission.hpp"
 #include "scenario/skew.hpp"
@@ -88,19 +89,8 @@ std::string record(run::FindingStore& store, std::optional<run::Finding> finding
   std::vector<std::string> verdicts;
   for (const auto& d : differences) verdicts.push_back(d.cls + ": " + d.summary);
   if (!finding) return verdicts.empty() ? "ok" : join(verdicts, "; ");
-  run::Summary& s = tally.summary;
-  ++s.divergent_inputs;
-  bool contract = false;
-  for (const auto& d : finding->divergences) {
-    ++s.by_class[differential::class_name(d.cls)];
-    ++s.by_root[finding->root];
-    ++s.by_layer[d.layer];
-    for (const auto& i : d.implementations) ++s.by_implementation[i];
-    s.bucket_roots[d.bucket].insert(finding->root);
-    tally.buckets.insert(d.bucket);
-    contract = contract || !d.implementation_defined;
-  }
-  s.contract_inputs += contract;
+  run::count_finding(tally.summary, *finding);
+  for (const auto& d : finding->divergences) tally.buckets.insert(d.bucket);
   scenario::write_row_finding(store, std::move(*finding));
   return verdicts.empty() ? "ok" : join(verdicts, "; ");
 }
@@ -277,7 +267,7 @@ int run(Options& o) {
         std::cerr << "WARNING: client '" << c.name << "': " << note << "\n";
     }
     for (const scenario::Row* row : runnable)
-      results[differential::kReferenceImplementation][row->id] = reference_result(*reference, *row);
+      results[differential::kReferenceImplementation][row->id] = scenario::reference_result(*reference, *row);
     std::string prefix = files.size() > 1 ? fs::path(file.path).filename().string() + ": " : "";
     for (const auto& row : file.rows) {
       if (auto s = skew.find(row.id); s != skew.end()) {

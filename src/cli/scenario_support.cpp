@@ -4,39 +4,8 @@
 #include <iostream>
 
 #include "cli/command.hpp"
-#include "host/host.hpp"
-#include "scenario/verdict.hpp"
 
 namespace crosscheck::cli {
-
-scenario::RowResult reference_result(const canonical::CanonicalValidator& validator,
-                                     const scenario::Row& row) {
-  scenario::RowResult r;
-  host::Applied a = host::apply(validator, row.request(), row.response());
-  if (a.rule == host::kRequestCanonical) {
-    r.status = "inapplicable";
-    r.error = a.message;
-    return r;
-  }
-  r.actual = a.result;
-  r.error = a.accepted ? a.message : a.rule + ": " + a.message;
-  r.report_row = json::Value::object();
-  r.report_row.add("id", json::Value::string(row.id));
-  r.status = "passed";
-  r.report_row.add("status", json::Value::string(r.status));
-  r.report_row.add("actual", a.result);
-  if (!a.host_accepted) {
-    r.report_row.add("sdkAccepted", json::Value::boolean(true));
-    r.report_row.add("hostAccepted", json::Value::boolean(false));
-    r.report_row.add("rejectionLayer", json::Value::string("host-input-schema"));
-  }
-  if (!a.rule.empty()) r.notes.push_back("reference rule " + a.rule);
-  if (!scenario::check_expectation(row, r).met) {
-    r.status = "failed";
-    *r.report_row.find("status") = json::Value::string(r.status);
-  }
-  return r;
-}
 
 std::vector<scenario::ClientSpec> pick_clients(const std::string& config_path,
                                                const std::vector<std::string>& names, bool servers) {

@@ -13,6 +13,7 @@ constexpr const char* kIterationsKey = "iterations";
 constexpr const char* kGeneratedKey = "generated";
 constexpr const char* kSentKey = "sent";
 constexpr const char* kElapsedKey = "elapsed";
+constexpr const char* kContextualBatchesKey = "contextualBatches";
 
 }  // namespace
 
@@ -22,6 +23,7 @@ void write_state(const std::filesystem::path& run_dir, const RunPosition& p) {
   s.add(kGeneratedKey, count_value(p.generated));
   s.add(kSentKey, count_value(p.sent));
   s.add(kElapsedKey, seconds_value(p.elapsed));
+  if (p.contextual_batches) s.add(kContextualBatchesKey, count_value(p.contextual_batches));
   write_json_file(run_dir / kStateFile, s);
 }
 
@@ -35,6 +37,7 @@ std::optional<RunPosition> read_state(const std::filesystem::path& run_dir) {
   p.generated = count_of(*o.find(kGeneratedKey));
   p.sent = count_of(*o.find(kSentKey));
   p.elapsed = number_of(*o.find(kElapsedKey));
+  if (const json::Value* b = o.find(kContextualBatchesKey)) p.contextual_batches = count_of(*b);
   return p;
 }
 

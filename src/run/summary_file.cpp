@@ -143,6 +143,20 @@ SessionRecord session_of(const json::Value& x) {
 
 }  // namespace
 
+void count_finding(Summary& s, const Finding& finding) {
+  ++s.divergent_inputs;
+  bool contract = false;
+  for (const auto& d : finding.divergences) {
+    ++s.by_class[differential::class_name(d.cls)];
+    ++s.by_root[finding.root];
+    ++s.by_layer[d.layer];
+    for (const auto& i : d.implementations) ++s.by_implementation[i];
+    s.bucket_roots[d.bucket].insert(finding.root);
+    contract = contract || !d.implementation_defined;
+  }
+  s.contract_inputs += contract;
+}
+
 json::Value to_json(const Summary& s) {
   json::Value sum = json::Value::object();
   sum.add(key::kGenerated, count_value(s.generated));

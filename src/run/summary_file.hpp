@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "run/coverage_file.hpp"
+#include "run/finding_file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::run {
@@ -67,6 +68,11 @@ struct Summary {
   std::optional<MergedRuns> merged;
   std::optional<SessionRecord> session;
 };
+
+/// Adds one finding to the counts summary.json keeps: divergent_inputs, contract_inputs (a finding
+/// with a divergence that is not implementation-defined), by_class, by_root, by_layer,
+/// by_implementation and bucket_roots. The counting of `scenarios run` and of layer 3 in `fuzz`.
+void count_finding(Summary& s, const Finding& finding);
 
 json::Value to_json(const Summary& s);
 /// `v` read as a summary; the error names the JSON Pointer and what was expected.

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# contextual_fuzz.sh BUILD_DIR: layer 3 in `crosscheck fuzz` (src/scenario_campaign) with the real
+# binary and the stand-in clients of tests/fake_clients (not SDKs): fake-a derives allow with the
+# request's input on every row, so it differs from the reference host wherever the reference rejects
+# or derives something else.
+#  1. generated batches run on the client and the reference; each divergent row is a contextual
+#     finding in the run folder; summary.json, state.json and rule-coverage.json say so;
+#  2. the run resumes at the next batch, and a finding replays;
+#  3. --deterministic runs of one seed find the same rows;
+#  4. bad input: an unknown layer, an unknown client, layer 3 asked with no client available: exit 2.
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
+CLIENTS=(--client-config "$ROOT/tests/fake_clients/clients.json" --clients fake-a)
+
+# 1. Two batches of 12 rows, layer 3 alone.
+"$CC" fuzz --layers contextual "${CLIENTS[@]}" --adapters cpp --runs 1 --scenario-batches 2 --scenario-batch 12 \
+  --seed 4 --out "$OUT/l3" >"$OUT/l3.log" 2>&1
+rc=$?
+check "the stand-in's differences fail the run (exit 1, got $rc)" "[ $rc = 1 ]"
+check "two batches of 12 rows ran" "grep -q 'layer 3: 24 rows in 2 batches' '$OUT/l3.log'"
+check "every finding is layer 3 and names fake-a, with its row" "python3 - '$OUT/l3' <<'PY'
+import glob, json, sys
+files = glob.glob(sys.argv[1] + '/findings/*.json')
+assert files, 'no finding'
+for f in files:
+    d = json.load(open(f))
+    assert d['scenario']['clients'] == ['fake-a'], d['scenario']['clients']
+    for dv in d['divergences']:
+        assert dv['layer'] == 'contextual', dv
+    assert any('fake-a' in dv['implementations'] for dv in d['divergences']), f
+PY"
+check "summary.json counts the contextual layer, state.json the next batch" "python3 - '$OUT/l3' <<'PY'
+import glob, json, sys
+s = json.load(open(sys.argv[1] + '/summary.json'))
+n = len(glob.glob(sys.argv[1] + '/findings/*.json'))
+assert s['byLayer'].get('contextual', 0) >= n > 0, s['byLayer']
+assert s['divergentInputs'] == n, (s['divergentInputs'], n)
+assert s['findings'] == n
+assert 'fake-a' in [i['name'] for i in s['implementations']]
+assert json.load(open(sys.argv[1] + '/state.json'))['contextualBatches'] == 2
+c = json.load(open(sys.argv[1] + '/rule-coverage.json'))
+assert c['rows'] == 24, c['rows']
+PY"
+check "the summary passes its schema (crosscheck report reads it)" "'$CC' report '$OUT/l3' >/dev/null 2>&1"
+
+# 2. Resume at batch 2, then replay one finding.
+"$CC" fuzz --layers contextual "${CLIENTS[@]}" --adapters cpp --runs 1 --scenario-batches 1 --scenario-batch 12 \
+  --seed 4 --out "$OUT/l3" >"$OUT/l3b.log" 2>&1
+check "the second session resumes at batch 2" "grep -q 'layer 3: resuming at batch 2' '$OUT/l3b.log'"
+check "and leaves the next batch at 3, the coverage over 36 rows" "python3 - '$OUT/l3' <<'PY'
+import json, sys
+assert json.load(open(sys.argv[1] + '/state.json'))['contextualBatches'] == 3
+assert json.load(open(sys.argv[1] + '/rule-coverage.json'))['rows'] == 36
+PY"
+first=$(ls "$OUT/l3/findings/"*.json | head -1)
+"$CC" replay "$first" >"$OUT/replay.log" 2>&1
+rc=$?
+check "a layer-3 finding replays and still diverges (exit 1, got $rc)" "[ $rc = 1 ]"
+
+# 3. Deterministic runs of one seed: the same finding files.
+for d in det1 det2; do
+  "$CC" fuzz --layers contextual "${CLIENTS[@]}" --adapters cpp --runs 1 --scenario-batches 1 --scenario-batch 10 \
+    --deterministic --seed 9 --out "$OUT/$d" >"$OUT/$d.log" 2>&1
+done
+check "two --deterministic runs find the same rows" \
+  "[ -n \"\$(ls '$OUT/det1/findings')\" ] && [ \"\$(ls '$OUT/det1/findings')\" = \"\$(ls '$OUT/det2/findings')\" ]"
+
+# 4. Bad input.
+"$CC" fuzz --layers structural,situational --adapters cpp --runs 1 --out "$OUT/bad1" >"$OUT/bad1.log" 2>&1
+rc=$?
+check "an unknown layer: exit 2 naming the known ones (got $rc)" \
+  "[ $rc = 2 ] && grep -q 'known: structural, canonical, contextual' '$OUT/bad1.log'"
+"$CC" fuzz --layers contextual --client-config "$ROOT/tests/fake_clients/clients.json" --clients nope --adapters cpp \
+  --runs 1 --out "$OUT/bad2" >"$OUT/bad2.log" 2>&1
+rc=$?
+check "an unknown client: exit 2 (got $rc)" "[ $rc = 2 ] && grep -q 'nope' '$OUT/bad2.log'"
+"$CC" fuzz --layers contextual --client-config "$ROOT/tests/fake_clients/clients.json" --adapters cpp --runs 1 \
+  --out "$OUT/bad3" >"$OUT/bad3.log" 2>&1
+rc=$?
+check "layer 3 asked, no client of the running adapters: exit 2 naming who supports it (got $rc)" \
+  "[ $rc = 2 ] && grep -q 'fake-a' '$OUT/bad3.log'"
+"$CC" fuzz --adapters cpp --client-config "$ROOT/tests/fake_clients/clients.json" --runs 200 --out "$OUT/none" \
+  >"$OUT/none.log" 2>&1
+check "by default, without a client of the running adapters, layer 3 is left out with a note" \
+  "grep -q 'layer 3 left out' '$OUT/none.log' && [ ! -e '$OUT/none/rule-coverage.json' ]"
+finish
