@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # bench_scenarios.sh [ROWS] [ROUNDS]: layer-3 scenarios per second through each real SDK interop
-# client, driven by `crosscheck scenarios run` (crosscheck as the scripted server), against the same
-# client on its own SDK server with the same scenario file, measured side by side, interleaved,
-# ROUNDS times (median). The file is tests/data/scenarios/composition.json repeated to ROWS rows
-# (ids made unique). Goal: crosscheck-driven >= 0.8x the client on its own server.
-# A client that is not built here is reported as skipped, with no figure.
+# client, driven by `crosscheck scenarios run` (crosscheck as the scripted server) and delivered by
+# `crosscheck fuzz --layers contextual` (generation, the reference host and the comparison included),
+# against the same client on its own SDK server with the same rows, measured side by side,
+# interleaved, ROUNDS times (median). The rows are generated (`crosscheck scenarios generate --seed 1
+# --count ROWS`; the fuzz run generates its own batch of ROWS). Goals: crosscheck-driven and
+# fuzz-delivered >= 0.8x the client on its own server; the reference host (build/bench_host, same
+# run) >= 100x the Python client. A client that is not built here is reported as skipped, with no
+# figure.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CC=${CROSSCHECK:-$ROOT/build/crosscheck}
@@ -14,21 +17,7 @@ W=$(mktemp -d /tmp/crosscheck-bench-scenarios.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 [ -x "$CC" ] || { echo "build crosscheck first ($CC)"; exit 2; }
 
-/usr/bin/python3 - "$ROOT/tests/data/scenarios/composition.json" "$ROWS" "$W/rows.json" <<'PY'
-import copy, json, sys
-rows = json.load(open(sys.argv[1]))["scenarios"]
-out = []
-for i in range(int(sys.argv[2])):
-    r = copy.deepcopy(rows[i % len(rows)])
-    rid = "%s-%d" % (r["id"], i)
-    r["id"] = rid
-    r["request"]["id"] = rid
-    r["request"]["params"]["event"]["id"] = rid
-    if isinstance(r["response"], dict) and "id" in r["response"]:
-        r["response"]["id"] = rid
-    out.append(r)
-json.dump({"version": 1, "scenarios": out}, open(sys.argv[3], "w"))
-PY
+"$CC" scenarios generate --seed 1 --count "$ROWS" --out "$W/rows.json" >/dev/null
 
 now() { date +%s.%N; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -68,20 +57,34 @@ driven() {
   echo "$t1 - $t0" | bc -l
 }
 
-echo "layer-3 scenarios/s, $ROWS rows, $ROUNDS rounds (median), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-8s %22s %22s %8s\n' client "on its own server" "driven by crosscheck" ratio
+# delivered NAME: one batch of ROWS generated rows through `crosscheck fuzz --layers contextual`.
+delivered() {
+  local d="$W/fuzz-$RANDOM" t0 t1
+  t0=$(now)
+  "$CC" fuzz --layers contextual --clients "$1" --adapters cpp --runs 1 --scenario-batches 1 --scenario-batch "$ROWS" \
+    --reduce-budget 0 --out "$d" >"$W/fuzz.txt" 2>&1 || true
+  t1=$(now)
+  grep -q "^layer 3: $ROWS rows in 1 batches" "$W/fuzz.txt" || { echo "crosscheck fuzz did not run the rows on $1" >&2; tail -5 "$W/fuzz.txt" >&2; exit 1; }
+  echo "$t1 - $t0" | bc -l
+}
+
+echo "layer-3 scenarios/s, $ROWS generated rows, $ROUNDS rounds (median), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-8s %20s %22s %8s %22s %8s\n' client "on its own server" "driven by crosscheck" ratio "fuzz-delivered" ratio
 bench() {
   local name=$1; shift
-  local own_times=() driven_times=()
+  local own_times=() driven_times=() fuzz_times=()
   for _ in $(seq "$ROUNDS"); do
     own_times+=("$(own "$@")")
     driven_times+=("$(driven "$name")")
+    fuzz_times+=("$(delivered "$name")")
   done
-  local o d
+  local o d f
   o=$(printf '%s\n' "${own_times[@]}" | median)
   d=$(printf '%s\n' "${driven_times[@]}" | median)
-  printf '%-8s %17.1f /s   %17.1f /s   %7.2fx\n' "$name" "$(echo "$ROWS / $o" | bc -l)" "$(echo "$ROWS / $d" | bc -l)" \
-    "$(echo "$o / $d" | bc -l)"
+  f=$(printf '%s\n' "${fuzz_times[@]}" | median)
+  printf '%-8s %15.1f /s   %17.1f /s   %7.2fx %17.1f /s   %7.2fx\n' "$name" "$(echo "$ROWS / $o" | bc -l)" \
+    "$(echo "$ROWS / $d" | bc -l)" "$(echo "$o / $d" | bc -l)" "$(echo "$ROWS / $f" | bc -l)" "$(echo "$o / $f" | bc -l)"
+  eval "own_rate_$name=\$(echo \"$ROWS / $o\" | bc -l)"
 }
 PY_BIN=$ROOT/.venv/bin/python
 if [ -x "$PY_BIN" ]; then
@@ -94,4 +97,15 @@ if [ -x "$RS_BIN" ]; then
   (cd "$ROOT/adapters/rust" && bench rust "$RS_BIN" client -- "$RS_BIN" server)
 else
   echo "rust     skipped: the interop binary is not built (adapters/rust/install.sh)"
+fi
+HOST_BIN=$(dirname "$CC")/bench_host
+if [ -x "$HOST_BIN" ]; then
+  host_line=$("$HOST_BIN" --seconds 3 "$W/rows.json")
+  echo "$host_line"
+  rate=$(echo "$host_line" | sed -n 's/^reference host: \([0-9]*\) scenarios.*/\1/p')
+  if [ -n "${own_rate_python:-}" ] && [ -n "$rate" ]; then
+    printf 'reference host / python client on its own server: %.0fx\n' "$(echo "$rate / $own_rate_python" | bc -l)"
+  fi
+else
+  echo "reference host skipped: $HOST_BIN is not built"
 fi
