@@ -79,10 +79,7 @@ int seed(const SeedOptions& o) {
   run::write_file_atomically(o.out, result.scenario_text);
   run::write_file_atomically(review_file, result.review_text);
 
-  std::size_t to_review = 0;
-  for (const auto& s : result.added) {
-    if (s.disagreements.empty()) continue;
-    ++to_review;
+  for (const auto& s : result.review) {
     std::cout << "review " << s.id << ": the reference host says " << s.answer
               << (s.rule.empty() ? "" : " (" + s.rule + ")");
     for (const auto& d : s.disagreements) std::cout << "; " << d.implementation << " " << d.verdict;
@@ -99,8 +96,8 @@ int seed(const SeedOptions& o) {
     sep = "; ";
   }
   std::cout << (skipped ? ")" : "") << "\n"
-            << review_file << ": " << to_review
-            << " new rows on which an SDK disagrees with the reference host, for a person to confirm\n";
+            << review_file << ": " << result.review.size()
+            << " rows on which an SDK disagrees with the reference host, for a person to confirm\n";
   return kExitClean;
 }
 

@@ -187,7 +187,6 @@ Value tags_of(const Value& input, const Value& request, const std::vector<std::s
 Value review_json(const std::string& out_path, const std::vector<SeededRow>& rows) {
   Value list = Value::array();
   for (const auto& s : rows) {
-    if (s.disagreements.empty()) continue;
     Value x = Value::object();
     x.add("id", Value::string(s.id));
     x.add("finding", Value::string(s.finding));
@@ -248,7 +247,8 @@ SeedResult seed_scenarios(const canonical::CanonicalValidator& validator,
       existing_by_id.emplace(r.id, &r);
     }
   }
-  std::map<std::string, Candidate> seeded;  // by identity
+  std::map<std::string, Candidate> seeded;    // by identity
+  std::map<std::string, SeededRow> repeated;  // rows of the merge file a finding repeats, by id
   std::vector<std::string> conflicts;
   for (const auto& rf : findings) {
     const run::Finding& f = rf.best();
@@ -320,6 +320,12 @@ SeedResult seed_scenarios(const canonical::CanonicalValidator& validator,
     if (auto old = existing_by_identity.find(c.identity); old != existing_by_identity.end()) {
       if (scenario::check_expectation(*old->second, reference_answer(a)).met) {
         ++result.duplicates;
+        SeededRow again = c.seeded;
+        again.id = old->second->id;
+        // The same row from several findings: the smallest file name, as for added rows.
+        if (!again.disagreements.empty() &&
+            (!repeated.count(again.id) || again.finding < repeated[again.id].finding))
+          repeated[again.id] = std::move(again);
         continue;
       }
       conflicts.push_back(merge->path + ": row " + old->second->id + " " + expects(*old->second) +
@@ -361,7 +367,11 @@ SeedResult seed_scenarios(const canonical::CanonicalValidator& validator,
   for (const Candidate* c : added) {
     rows.push_back(&c->row);
     result.added.push_back(c->seeded);
+    if (!c->seeded.disagreements.empty()) result.review.push_back(c->seeded);
   }
+  for (auto& [id, r] : repeated) result.review.push_back(std::move(r));
+  std::sort(result.review.begin(), result.review.end(),
+            [](const SeededRow& a, const SeededRow& b) { return a.id < b.id; });
   result.scenario_text = scenario::scenario_file_text(rows);
   // Through the one reader: the format's schema and its row checks (ids unique, request ids the row's).
   if (auto check = scenario::parse_scenario_text(result.scenario_text, out_path); !check.ok())
@@ -369,7 +379,7 @@ SeedResult seed_scenarios(const canonical::CanonicalValidator& validator,
                 "; nothing written");
   json::WriteOptions pretty;
   pretty.indent = 2;
-  result.review_text = json::write(review_json(out_path, result.added), pretty) + "\n";
+  result.review_text = json::write(review_json(out_path, result.review), pretty) + "\n";
   return result;
 }
 

@@ -47,7 +47,11 @@ struct SeededRow {
 };
 
 struct SeedResult {
-  std::vector<SeededRow> added;                ///< sorted by id
+  std::vector<SeededRow> added;  ///< sorted by id
+  /// The rows to confirm, sorted by id: the added ones an SDK disagrees on, and the rows of the merge
+  /// file a finding repeats on which an SDK still disagrees (under the merge file's id), so that seeding
+  /// into the same file again keeps them listed.
+  std::vector<SeededRow> review;
   std::size_t merged = 0;                      ///< rows of the merge file, kept byte for byte
   std::size_t duplicates = 0;                  ///< already in the merge file, or seen twice
   std::map<std::string, std::size_t> skipped;  ///< reason -> findings
