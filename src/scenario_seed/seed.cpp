@@ -12,6 +12,7 @@
 #include "json/write.hpp"
 #include "run/finding_file.hpp"
 #include "scenario/client_runner.hpp"
+#include "scenario/reference_result.hpp"
 #include "scenario/verdict.hpp"
 #include "schema/sha256.hpp"
 #include "util/result.hpp"
@@ -78,21 +79,6 @@ void set_row_id(Value& request, Value& response, const Value& id) {
     else if (event->is_object())
       event->add("id", id);
   }
-}
-
-/// The reference host's answer in the shape a client reports it (as `scenarios run` shows it), so
-/// that check_expectation can hold any row against it.
-scenario::RowResult reference_answer(const host::Applied& a) {
-  scenario::RowResult r;
-  r.status = "passed";
-  r.actual = a.result;
-  r.report_row = Value::object();
-  r.report_row.add("actual", a.result);
-  if (!a.host_accepted) {
-    r.report_row.add("sdkAccepted", Value::boolean(true));
-    r.report_row.add("hostAccepted", Value::boolean(false));
-  }
-  return r;
 }
 
 std::string says(const host::Applied& a) {
@@ -318,7 +304,10 @@ SeedResult seed_scenarios(const canonical::CanonicalValidator& validator,
     c.identity = identity_text(c.row.request(), c.row.response());
 
     if (auto old = existing_by_identity.find(c.identity); old != existing_by_identity.end()) {
-      if (scenario::check_expectation(*old->second, reference_answer(a)).met) {
+      // The existing row has the same request and response, so the reference host's answer on it is
+      // the seeded row's; it is a duplicate when that answer meets its expectation.
+      if (scenario::check_expectation(*old->second, scenario::reference_result(validator, *old->second))
+              .met) {
         ++result.duplicates;
         SeededRow again = c.seeded;
         again.id = old->second->id;
