@@ -22,6 +22,7 @@
 #include "canonical/canonical_validator.hpp"
 #include "cli/command.hpp"
 #include "cli/command_scenarios_generate.hpp"
+#include "cli/command_scenarios_seed.hpp"
 #include "cli/duration.hpp"
 #include "cli/result_table.hpp"
 #include "cli/scenario_support.hpp"
@@ -336,6 +337,7 @@ const Registration kScenarios{CommandSpec{
     "  crosscheck scenarios run --baseline tests/data/baseline/known.json --out out/l3 a.json\n"
     "  crosscheck scenarios run --complete-harness crosscheck/0.1.0 old-snapshot.json\n"
     "  crosscheck scenarios run --servers --clients python,rust tests/data/scenarios/admission.json\n"
+    "  crosscheck scenarios seed --findings out/l3 --out seeded.json --merge seeded.json\n"
     "  crosscheck report out/l3; crosscheck replay out/l3/findings/diverge-<hash>.json",
     [](CLI::App& sub) {
       auto o = std::make_shared<Options>();
@@ -369,7 +371,11 @@ const Registration kScenarios{CommandSpec{
                           "fail; writes OUT/baseline-check.json");
       run_cmd->add_flag("--strict", o->strict, "New implementation-defined buckets fail the run too");
       ScenariosVerb generate = add_scenarios_generate(sub);  // command_scenarios_generate.cpp
-      return [o, generate] { return generate.app->parsed() ? generate.action() : run(*o); };
+      ScenariosVerb seed = add_scenarios_seed(sub);          // command_scenarios_seed.cpp
+      return [o, generate, seed] {
+        if (generate.app->parsed()) return generate.action();
+        return seed.app->parsed() ? seed.action() : run(*o);
+      };
     }}};
 
 }  // namespace
