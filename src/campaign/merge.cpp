@@ -24,6 +24,7 @@
 #include "run/merge_file.hpp"
 #include "run/replay.hpp"
 #include "run/summary_file.hpp"
+#include "scenario_gen/rule_coverage_file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::campaign {
@@ -154,6 +155,20 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
   std::optional<run::CoverageFile> coverage;
   if (!covs.empty()) coverage = merge_coverage(covs);
 
+  // Layer 3's rule coverage: the inputs' counts summed; against what OUT already has, the larger
+  // count of each way, so a folder merged again is not counted twice (a later shard only raises it).
+  std::optional<scenario_gen::RuleCoverageSummary> rule_coverage;
+  for (const auto& f : folders) {
+    const fs::path file = fs::path(f.path) / run::kRuleCoverageFile;
+    if (!fs::exists(file)) continue;
+    auto c = scenario_gen::read_rule_coverage(file.string());
+    rule_coverage = rule_coverage ? scenario_gen::join_rule_coverage(*rule_coverage, c) : c;
+  }
+  if (rule_coverage && existing && fs::exists(fs::path(existing->path) / run::kRuleCoverageFile))
+    rule_coverage = scenario_gen::join_rule_coverage(
+        scenario_gen::read_rule_coverage((fs::path(existing->path) / run::kRuleCoverageFile).string()),
+        *rule_coverage, true);
+
   // Runs: each counted once, by seed and shard (a folder merged again replaces its earlier record).
   std::vector<run::MergeSource> sources;
   auto add_sources = [&](const Folder& f) {
@@ -230,6 +245,8 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
   for (const auto& [name, v] : minimized)
     run::write_file_atomically((findings_dir / name).string(), pretty(v, 2));
   if (coverage) run::write_coverage(out, *coverage);
+  if (rule_coverage)
+    scenario_gen::write_rule_coverage((out / run::kRuleCoverageFile).string(), *rule_coverage);
   if (!event_lines.empty() && (new_events > 0 || !existing)) {
     std::string text;
     for (const auto& l : event_lines) text += l + "\n";

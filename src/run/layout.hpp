@@ -8,11 +8,13 @@
 
 namespace crosscheck::run {
 
-inline constexpr const char* kRunFile = "run.json";                       ///< the run's configuration
-inline constexpr const char* kStateFile = "state.json";                   ///< where a resume starts
-inline constexpr const char* kSummaryFile = "summary.json";               ///< written when the run ends
-inline constexpr const char* kCoverageFile = "coverage.json";             ///< schema coverage reached
-inline constexpr const char* kEventLogFile = "events.jsonl";              ///< append-only event log
+inline constexpr const char* kRunFile = "run.json";            ///< the run's configuration
+inline constexpr const char* kStateFile = "state.json";        ///< where a resume starts
+inline constexpr const char* kSummaryFile = "summary.json";    ///< written when the run ends
+inline constexpr const char* kCoverageFile = "coverage.json";  ///< schema coverage reached
+inline constexpr const char* kRuleCoverageFile =
+    "rule-coverage.json";                                     ///< layer 3: the reference host's rules reached
+inline constexpr const char* kEventLogFile = "events.jsonl";  ///< append-only event log
 inline constexpr const char* kBaselineCheckFile = "baseline-check.json";  ///< the check against a baseline
 inline constexpr const char* kVerdictFile = "verdict.json";               ///< the verdict last decided
 inline constexpr const char* kMergeFile = "merge.json";                   ///< the runs a merge stands for

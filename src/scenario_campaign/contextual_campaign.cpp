@@ -27,7 +27,6 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kRuleCoverageFile = "rule-coverage.json";
 // A family's energy grows by one for each novel row, up to this many times the base: enough to
 // favour what uncovers behaviour, never enough to starve the other families.
 constexpr double kMaxEnergy = 8;
@@ -56,23 +55,6 @@ std::size_t new_ways(const host::RuleCoverage& total, const host::RuleCoverage& 
   return n;
 }
 
-/// The earlier sessions' coverage plus this one's (the file keeps counts, not the tallies).
-scenario_gen::RuleCoverageSummary combined(const scenario_gen::RuleCoverageSummary& earlier,
-                                           const scenario_gen::RuleCoverageSummary& now) {
-  scenario_gen::RuleCoverageSummary out = now;
-  out.rows += earlier.rows;
-  out.reached = 0;
-  for (auto& line : out.rules) {
-    for (const auto& old : earlier.rules) {
-      if (old.rule != line.rule) continue;
-      line.accepted += old.accepted;
-      line.rejected += old.rejected;
-    }
-    out.reached += (line.accepted_possible && line.accepted) + (line.rejected_possible && line.rejected);
-  }
-  return out;
-}
-
 class Campaign {
  public:
   Campaign(const canonical::CanonicalValidator& validator, const ContextualOptions& o, std::ostream& log)
@@ -89,7 +71,7 @@ class Campaign {
   ContextualSummary run() {
     const auto started = Clock::now();
     const fs::path out(o_.out);
-    const fs::path coverage_path = out / kRuleCoverageFile;
+    const fs::path coverage_path = out / run::kRuleCoverageFile;
     std::optional<scenario_gen::RuleCoverageSummary> earlier;
     if (fs::exists(coverage_path)) earlier = scenario_gen::read_rule_coverage(coverage_path.string());
     run::FindingStore store((out / run::kFindingsDir).string());
@@ -106,7 +88,7 @@ class Campaign {
     }
     summary_.seconds = std::chrono::duration<double>(Clock::now() - started).count();
     summary_.coverage = scenario_gen::summarize(coverage_, summary_.rows);
-    if (earlier) summary_.coverage = combined(*earlier, summary_.coverage);
+    if (earlier) summary_.coverage = scenario_gen::join_rule_coverage(*earlier, summary_.coverage);
     scenario_gen::write_rule_coverage(coverage_path.string(), summary_.coverage);
     return summary_;
   }

@@ -1,6 +1,7 @@
 // rule_coverage_file.cpp: the rule coverage table and rule-coverage.json (rule_coverage_file.hpp).
 #include "scenario_gen/rule_coverage_file.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "host/host.hpp"
@@ -54,6 +55,25 @@ RuleCoverageSummary summarize(const host::RuleCoverage& coverage, std::uint64_t 
     s.rules.push_back(std::move(line));
   }
   return s;
+}
+
+RuleCoverageSummary join_rule_coverage(const RuleCoverageSummary& a, const RuleCoverageSummary& b,
+                                       bool take_max) {
+  auto join = [take_max](std::uint64_t x, std::uint64_t y) { return take_max ? std::max(x, y) : x + y; };
+  host::RuleCoverage none;
+  RuleCoverageSummary out = summarize(none, join(a.rows, b.rows));
+  out.reached = 0;
+  for (RuleLine& line : out.rules) {
+    for (const RuleCoverageSummary* side : {&a, &b}) {
+      for (const RuleLine& l : side->rules) {
+        if (l.rule != line.rule) continue;
+        line.accepted = join(line.accepted, l.accepted);
+        line.rejected = join(line.rejected, l.rejected);
+      }
+    }
+    out.reached += (line.accepted_possible && line.accepted) + (line.rejected_possible && line.rejected);
+  }
+  return out;
 }
 
 void print_rule_coverage(std::ostream& out, const RuleCoverageSummary& s) {

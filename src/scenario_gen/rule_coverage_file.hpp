@@ -45,6 +45,12 @@ struct RuleCoverageSummary {
 
 RuleCoverageSummary summarize(const host::RuleCoverage& coverage, std::uint64_t rows);
 
+/// `a` and `b` joined, way by way: the sum of the counts (sessions of one run, shards), or with
+/// `take_max` the larger count (a folder merged again must not count its rows twice). Rules are the
+/// current host::rules(); a rule only one side knows keeps that side's counts.
+RuleCoverageSummary join_rule_coverage(const RuleCoverageSummary& a, const RuleCoverageSummary& b,
+                                       bool take_max = false);
+
 /// The table: one line per rule with both counts, "-" for an impossible way, then the percentage and
 /// what is missing.
 void print_rule_coverage(std::ostream& out, const RuleCoverageSummary& summary);

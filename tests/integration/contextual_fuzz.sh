@@ -7,7 +7,9 @@
 #     finding in the run folder; summary.json, state.json and rule-coverage.json say so;
 #  2. the run resumes at the next batch, and a finding replays;
 #  3. --deterministic runs of one seed find the same rows;
-#  4. bad input: an unknown layer, an unknown client, layer 3 asked with no client available: exit 2.
+#  4. bad input: an unknown layer, an unknown client, layer 3 asked with no client available: exit 2;
+#  5. two shards share the batches out and merge into one folder: findings, counts, rule coverage
+#     (summed, and not counted twice when merged again).
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 CLIENTS=(--client-config "$ROOT/tests/fake_clients/clients.json" --clients fake-a)
@@ -83,4 +85,24 @@ check "layer 3 asked, no client of the running adapters: exit 2 naming who suppo
   >"$OUT/none.log" 2>&1
 check "by default, without a client of the running adapters, layer 3 is left out with a note" \
   "grep -q 'layer 3 left out' '$OUT/none.log' && [ ! -e '$OUT/none/rule-coverage.json' ]"
+
+# 5. Shards and merge.
+for i in 0 1; do
+  "$CC" fuzz --layers contextual "${CLIENTS[@]}" --adapters cpp --runs 1 --scenario-batches 2 --scenario-batch 6 \
+    --seed 3 --shard $i/2 --out "$OUT/shard$i" >"$OUT/shard$i.log" 2>&1
+done
+check "shard 0 runs batches 0 and 2, shard 1 batches 1 and 3" \
+  "grep -q 'layer 3: batch 2:' '$OUT/shard0.log' && ! grep -q 'layer 3: batch 1:' '$OUT/shard0.log' &&
+   grep -q 'layer 3: batch 3:' '$OUT/shard1.log' && ! grep -q 'layer 3: batch 0:' '$OUT/shard1.log'"
+"$CC" merge "$OUT/merged" "$OUT/shard0" "$OUT/shard1" >"$OUT/merge.log" 2>&1
+"$CC" merge "$OUT/merged" "$OUT/shard0" "$OUT/shard1" >>"$OUT/merge.log" 2>&1
+check "the merged folder has both shards' layer-3 counts and rule coverage, merged twice" "python3 - '$OUT' <<'PY'
+import json, sys
+o = sys.argv[1]
+s = [json.load(open(o + '/shard%d/summary.json' % i)) for i in (0, 1)]
+m = json.load(open(o + '/merged/summary.json'))
+assert m['byLayer']['contextual'] == sum(x['byLayer']['contextual'] for x in s), (m['byLayer'], [x['byLayer'] for x in s])
+c = json.load(open(o + '/merged/rule-coverage.json'))
+assert c['rows'] == 24, c['rows']
+PY"
 finish
