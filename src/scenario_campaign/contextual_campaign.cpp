@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <future>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "differential/impl_result.hpp"
@@ -62,9 +63,14 @@ class Campaign {
     for (const auto& f : scenario_gen::families()) families_.push_back(&f);
     energy_.assign(families_.size(), 1.0);
     names_.push_back(differential::kReferenceImplementation);
+    scenario::RunnerOptions ro;
+    ro.work_dir = (fs::path(o.out) / "clients").string();
+    ro.crosscheck_exe = o.crosscheck_exe;
+    ro.batch_deadline = o.batch_deadline;
     for (const auto& c : o.clients) {
       names_.push_back(c.name);
       client_names_.push_back(c.name);
+      runners_.push_back(std::make_unique<scenario::ClientRunner>(c, ro));
     }
   }
 
@@ -133,20 +139,18 @@ class Campaign {
     for (const auto& r : file.rows) rows.push_back(&r);
 
     // The clients of one batch run at once: each is its own process tree, and the batch waits for
-    // the slowest anyway.
-    const fs::path batch_dir = fs::path(o_.out) / "clients" / ("batch-" + std::to_string(b));
+    // the slowest anyway. One runner per client for the whole session: only its first batch may end
+    // the run (a client that cannot start); later, a client that dies is a crash result.
     std::map<std::string, std::map<std::string, scenario::RowResult>> results;
     using Answers = std::pair<std::map<std::string, scenario::RowResult>, std::vector<std::string>>;
     std::vector<std::future<Answers>> running;
-    for (const auto& c : o_.clients) {
-      running.push_back(std::async(std::launch::async, [this, &c, &rows, &batch_dir] {
-        scenario::RunnerOptions ro;
-        ro.work_dir = batch_dir.string();
-        ro.crosscheck_exe = o_.crosscheck_exe;
-        ro.batch_deadline = o_.batch_deadline;
-        scenario::ClientRunner runner(c, ro);
-        auto answers = runner.run(rows);
-        return Answers{std::move(answers), runner.notes()};
+    for (auto& runner : runners_) {
+      running.push_back(std::async(std::launch::async, [&runner, &rows] {
+        const std::size_t known = runner->notes().size();
+        auto answers = runner->run(rows);
+        return Answers{std::move(answers),
+                       std::vector<std::string>(runner->notes().begin() + static_cast<long>(known),
+                                                runner->notes().end())};
       }));
     }
     for (std::size_t k = 0; k < running.size(); ++k) {
@@ -159,7 +163,6 @@ class Campaign {
       results[differential::kReferenceImplementation][row->id] = scenario::reference_result(validator_, *row);
 
     const scenario::FindingContext context{name, client_names_, o_.client_config, o_.schema};
-    bool broken = false;
     std::uint64_t found = 0;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const scenario::Row& row = *rows[i];
@@ -171,7 +174,7 @@ class Campaign {
         tuple += "|" + n + "=" + answer_text(r);
         if (r.status == "crash" || r.status == "timeout" || r.status == "protocol") {
           ++summary_.broken;
-          broken = true;
+          if (!r.batch_dir.empty()) evidence_.insert(fs::path(r.batch_dir).lexically_normal().string());
         }
       }
       // The rule the reference names tells apart rows whose answers agree for different reasons.
@@ -193,7 +196,12 @@ class Campaign {
     // A settled batch's files are kept only when a client broke on it (its stderr and report are the
     // evidence); a finding carries its row and replays without them.
     std::error_code ec;
-    if (!broken) fs::remove_all(batch_dir, ec);
+    for (const auto& c : o_.clients) {
+      const fs::path dir = fs::path(o_.out) / "clients" / c.name;
+      if (!fs::is_directory(dir, ec)) continue;
+      for (const auto& e : fs::directory_iterator(dir, ec))
+        if (!evidence_.count(e.path().lexically_normal().string())) fs::remove_all(e.path(), ec);
+    }
     log_ << "layer 3: batch " << b << ": " << rows.size() << " rows, " << found << " with findings; "
          << summary_.rows << " rows, " << summary_.counts.bucket_roots.size() << " buckets, rule coverage "
          << static_cast<int>(scenario_gen::summarize(coverage_, summary_.rows).percent())
@@ -220,6 +228,8 @@ class Campaign {
   host::RuleCoverage coverage_;
   ContextualSummary summary_;
   std::optional<double> session_base_;
+  std::vector<std::unique_ptr<scenario::ClientRunner>> runners_;  // one per client, in o_.clients order
+  std::set<std::string> evidence_;                                // batch folders a client broke on: kept
 };
 
 }  // namespace

@@ -14,7 +14,8 @@ so:
   fake:differ    with FAKE_FLAVOR=b, derive decision deny instead of allow
   fake:reject    with FAKE_FLAVOR=b, reject the response (actual {"rejected": true})
   fake:flood     write 64 MiB to stderr before sending this row's request
-FAKE_MODE=exit-at-once exits 1 before doing anything. FAKE_FIXED=1 makes flavour b behave as a
+FAKE_MODE=exit-at-once exits 1 before doing anything; FAKE_ONCE=PATH works once (creating PATH)
+and then exits 1 at once on every later run, as a client whose binary went away mid-run. FAKE_FIXED=1 makes flavour b behave as a
 (the client once its fault is fixed, for replay tests). FAKE_RECORD=PATH appends every reply line it
 reads, as bytes, to PATH (for the byte-exactness test).
 """
@@ -26,6 +27,12 @@ import time
 
 
 def main():
+    once = os.environ.get("FAKE_ONCE")
+    if once and os.path.exists(once):
+        print("fake client: FAKE_ONCE ran already", file=sys.stderr)
+        return 1
+    if once:
+        open(once, "w").close()
     if os.environ.get("FAKE_MODE") == "exit-at-once":
         print("fake client: told to exit at once", file=sys.stderr)
         return 1

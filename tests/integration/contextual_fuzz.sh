@@ -8,7 +8,9 @@
 #  2. the run resumes at the next batch, and a finding replays;
 #  3. --deterministic runs of one seed find the same rows;
 #  4. bad input: an unknown layer, an unknown client, layer 3 asked with no client available: exit 2;
-#  5. two shards share the batches out and merge into one folder: findings, counts, rule coverage
+#  5. a client that works on its first batch and then exits at once gives crash results, and the run
+#     goes on to its last batch;
+#  6. two shards share the batches out and merge into one folder: findings, counts, rule coverage
 #     (summed, and not counted twice when merged again).
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -86,7 +88,24 @@ check "layer 3 asked, no client of the running adapters: exit 2 naming who suppo
 check "by default, without a client of the running adapters, layer 3 is left out with a note" \
   "grep -q 'layer 3 left out' '$OUT/none.log' && [ ! -e '$OUT/none/rule-coverage.json' ]"
 
-# 5. Shards and merge.
+# 5. A client that dies after its first batch.
+python3 - "$ROOT" "$OUT" <<'PY'
+import json, sys
+root, out = sys.argv[1], sys.argv[2]
+json.dump({"clients": [{"name": "fake-once", "description": "works once, then exits at once",
+                        "argv": ["/usr/bin/python3", root + "/tests/fake_clients/fake_client.py"],
+                        "env": {"FAKE_ONCE": out + "/once-marker"}, "requires": []}]},
+          open(out + "/once.json", "w"))
+PY
+"$CC" fuzz --layers contextual --client-config "$OUT/once.json" --clients fake-once --adapters cpp --runs 1 \
+  --scenario-batches 3 --scenario-batch 4 --seed 2 --out "$OUT/once" >"$OUT/once.log" 2>&1
+rc=$?
+check "a client gone after its first batch: crash results, all 3 batches run (exit 1, got $rc)" \
+  "[ $rc = 1 ] && grep -q 'layer 3: 12 rows in 3 batches' '$OUT/once.log' && ls '$OUT/once/findings' | grep -q '^crash-fake-once-'"
+check "the batch folders it broke on are kept as evidence, the others removed" \
+  "[ -n \"\$(ls '$OUT/once/clients/fake-once')\" ] && ! ls '$OUT/once/clients/fake-once' | grep -qx 'batch-1'"
+
+# 6. Shards and merge.
 for i in 0 1; do
   "$CC" fuzz --layers contextual "${CLIENTS[@]}" --adapters cpp --runs 1 --scenario-batches 2 --scenario-batch 6 \
     --seed 3 --shard $i/2 --out "$OUT/shard$i" >"$OUT/shard$i.log" 2>&1
