@@ -19,6 +19,8 @@ sticky, messages in order, modify merge/replace, return; an unadvertised or unkn
 with one planted fault, for the reducer's tests:
   ignore-message  message effects are skipped
   null-deletes    a merge member whose value is null deletes the key instead of setting null
+FAKE_FAULT_IDS=ID,... plants the fault only on rows with those ids (every other row is composed
+right), as the Rust client picks its code path by scenario id (docs/findings.md section 12).
 FAKE_MODE=exit-at-once exits 1 before doing anything. FAKE_FIXED=1 makes flavour b behave as a
 (the client once its fault is fixed, for replay tests). FAKE_RECORD=PATH appends every reply line it
 reads, as bytes, to PATH (for the byte-exactness test).
@@ -128,7 +130,9 @@ def main():
         except ValueError:
             ok = False
         if compose_mode:
-            actual = compose(row, json.loads(line), compose_mode) if ok else {"rejected": True}
+            listed = os.environ.get("FAKE_FAULT_IDS")
+            mode = compose_mode if listed is None or row["id"] in listed.split(",") else "right"
+            actual = compose(row, json.loads(line), mode) if ok else {"rejected": True}
         elif ok and flavor == "b" and "fake:reject" in tags:
             actual = {"rejected": True}
         elif ok:
