@@ -1,6 +1,7 @@
 // command_reduce.cpp: `crosscheck reduce FINDING`, minimize one finding's input within its bucket and
 // write <name>.min.json beside it; `crosscheck reduce DIR` does one finding per bucket of a run folder
-// that has none yet (src/reduce, docs/reducer.md).
+// that has none yet (src/reduce, docs/reducer.md). A layer-3 finding (a scenario row) is reduced on the
+// clients (or servers) it names and the reference host, through the runners of `scenarios run`.
 #include <stdlib.h>
 
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "run/finding_files.hpp"
 #include "run/replay.hpp"
 #include "scenario/finding_writer.hpp"
+#include "scenario/server_admission.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::cli {
@@ -30,6 +32,7 @@ struct ReduceCliOptions {
   std::size_t batch = 16;
   bool verbose = false;
   bool budget_given = false;  ///< layer 3 counts client runs: its default budget is smaller
+  bool batch_given = false;   ///< layer 3 batches rows per client run: its default batch is larger
   std::string client_config;  ///< layer 3: --client-config (default: the finding's)
 };
 
@@ -44,17 +47,14 @@ class ClientRig {
  public:
   ClientRig(const ReduceCliOptions& o, const run::Finding& f) {
     const run::ScenarioCase& c = *f.scenario;
-    if (c.mode == run::kScenarioServers)
-      throw Fatal(
-          "a request-admission finding (scenarios run --servers) is not reduced yet; replay it with "
-          "`crosscheck replay`");
+    servers_ = c.mode == run::kScenarioServers;
     ir_ = std::make_unique<schema::Ir>(
         load_ir_or_fail(o.adapters.schema.empty() ? c.schema : o.adapters.schema));
     auto reference = canonical::CanonicalValidator::from_ir(*ir_);
     if (!reference.ok())
       throw Fatal("the schema does not load as canonical schemas: " + reference.error().text());
     reference_.emplace(std::move(reference).value());
-    clients_ = pick_clients(o.client_config.empty() ? c.client_config : o.client_config, c.clients, false);
+    clients_ = pick_clients(o.client_config.empty() ? c.client_config : o.client_config, c.clients, servers_);
     context_ = scenario::FindingContext{c.file, c.clients, c.client_config, c.schema};
     std::string pattern = (fs::temp_directory_path() / "crosscheck-reduce-XXXXXX").string();
     if (!::mkdtemp(pattern.data())) throw Fatal("cannot create a work folder under " + pattern);
@@ -62,7 +62,15 @@ class ClientRig {
     scenario::RunnerOptions options;
     options.work_dir = (fs::path(work_) / "clients").string();
     options.crosscheck_exe = fs::read_symlink("/proc/self/exe").string();
-    for (const auto& x : clients_) runners_.push_back(std::make_unique<scenario::ClientRunner>(x, options));
+    scenario::AdmissionOptions admission;
+    admission.work_dir = (fs::path(work_) / "servers").string();
+    for (const auto& x : clients_) {
+      if (servers_) {
+        servers_runners_.push_back(std::make_unique<scenario::AdmissionRunner>(x, admission));
+      } else {
+        runners_.push_back(std::make_unique<scenario::ClientRunner>(x, options));
+      }
+    }
   }
   ~ClientRig() {
     std::error_code ec;
@@ -79,6 +87,7 @@ class ClientRig {
   std::vector<std::optional<run::Finding>> operator()(const std::vector<scenario::Row>& rows) {
     std::vector<const scenario::Row*> ptrs;
     for (const auto& r : rows) ptrs.push_back(&r);
+    if (servers_) return admissions(rows, ptrs);
     std::vector<std::map<std::string, scenario::RowResult>> answers;
     for (auto& runner : runners_) answers.push_back(runner->run(ptrs));
     std::vector<std::optional<run::Finding>> out;
@@ -93,6 +102,28 @@ class ClientRig {
   }
 
  private:
+  // Request admission (--servers): a refusal after earlier rows, where the reference admits, is asked
+  // again alone, as `scenarios run --servers` does (a server keeps state across requests).
+  std::vector<std::optional<run::Finding>> admissions(const std::vector<scenario::Row>& rows,
+                                                      const std::vector<const scenario::Row*>& ptrs) {
+    std::map<std::string, scenario::Admission> reference;
+    for (const auto& row : rows) reference[row.id] = scenario::reference_admission(*reference_, row);
+    auto reference_admits = [&](const scenario::Row& row) { return reference[row.id].status == "admitted"; };
+    std::vector<std::map<std::string, scenario::Admission>> answers;
+    for (auto& runner : servers_runners_) answers.push_back(runner->run(ptrs, reference_admits));
+    std::vector<std::optional<run::Finding>> out;
+    for (const auto& row : rows) {
+      scenario::AdmissionResults results{{differential::kReferenceImplementation, &reference[row.id]}};
+      for (std::size_t i = 0; i < clients_.size(); ++i)
+        results.emplace_back(clients_[i].name, &answers[i][row.id]);
+      out.push_back(
+          scenario::admission_finding(row, scenario::compare_admission(row, results), results, context_));
+    }
+    return out;
+  }
+
+  bool servers_ = false;
+  std::vector<std::unique_ptr<scenario::AdmissionRunner>> servers_runners_;
   std::unique_ptr<schema::Ir> ir_;
   std::optional<canonical::CanonicalValidator> reference_;
   std::vector<scenario::ClientSpec> clients_;
@@ -105,7 +136,7 @@ class ClientRig {
 reduce::ScenarioReduceOptions scenario_options(const ReduceCliOptions& o, const ClientRig& rig) {
   reduce::ScenarioReduceOptions options;
   options.budget = o.budget_given ? o.budget : kScenarioDefaultBudget;
-  options.batch = o.batch == 16 ? kScenarioDefaultBatch : o.batch;
+  options.batch = o.batch_given ? o.batch : kScenarioDefaultBatch;
   options.validator = &rig.reference();
   options.should_stop = [] { return differential::stop_requested(); };
   if (o.verbose) options.log = &std::cerr;
@@ -139,9 +170,10 @@ int reduce_scenario_file(const ReduceCliOptions& o, const run::Finding& f) {
             << "row:    " << fr.size_before << " -> " << reduce::row_size(res.input)
             << " bytes (canonical JSON; scenario reduction, id kept)\n"
             << "calls:  " << res.calls << " of " << options.budget << " (each a run of " << rig.clients()
-            << " client(s) on one batch)" << (res.budget_exhausted ? " (budget reached)" : "")
-            << (res.stopped ? " (stopped early)" : "") << "; " << res.candidates << " rows sent, "
-            << res.screened << " candidates ruled out in process; "
+            << (f.scenario->mode == run::kScenarioServers ? " server(s)" : " client(s)") << " on one batch)"
+            << (res.budget_exhausted ? " (budget reached)" : "") << (res.stopped ? " (stopped early)" : "")
+            << "; " << res.candidates << " rows sent, " << res.screened
+            << " candidates ruled out in process; "
             << (res.batched ? "batched under renamed ids" : "one row per run (the bucket needs the real id)")
             << (res.walked_back ? "; the batched result did not confirm under the real id, walked back" : "")
             << "\n"
@@ -172,7 +204,7 @@ int reduce_scenario_run(const ReduceCliOptions& o, const fs::path& findings) {
   differential::install_stop_handlers();
   std::vector<std::unique_ptr<ClientRig>> rigs;  // alive until the folder is done
   reduce::ScenarioReduceOptions base;
-  base.batch = o.batch == 16 ? kScenarioDefaultBatch : o.batch;
+  base.batch = o.batch_given ? o.batch : kScenarioDefaultBatch;
   base.should_stop = [] { return differential::stop_requested(); };
   if (o.verbose) base.log = &std::cerr;
   auto factory = [&](const run::Finding& f) -> reduce::ScenarioRig {
@@ -274,12 +306,14 @@ const Registration kReduce{CommandSpec{
     "  crosscheck reduce crosscheck-out/findings/diverge-0a1b2c.json\n"
     "  crosscheck reduce --bucket 3f2a9c0d11e4b7a8 --budget 500 crosscheck-out/findings/diverge-0a1b2c.json\n"
     "  crosscheck reduce --adapters cpp,python nightly/findings/crash-python-77aa.json\n"
-    "  crosscheck reduce nightly/ --budget 5000      # a run folder: one finding per bucket",
+    "  crosscheck reduce nightly/ --budget 5000      # a run folder: one finding per bucket\n"
+    "  crosscheck reduce scen-out/findings/diverge-4c1d.json   # a layer-3 finding: its row, on its clients",
     [](CLI::App& sub) {
       auto o = std::make_shared<ReduceCliOptions>();
       o->adapters.add_to(sub);
       sub.add_option("finding", o->finding,
-                     "A finding file written by run or fuzz; or a run folder: then the smallest finding of "
+                     "A finding file written by run, fuzz or scenarios run; or a run folder: then the "
+                     "smallest finding of "
                      "each bucket without a .min.json, --budget calls in total")
           ->required();
       sub.add_option("--bucket", o->bucket,
@@ -292,13 +326,14 @@ const Registration kReduce{CommandSpec{
       sub.add_option(
           "--client-config", o->client_config,
           "Layer 3: the client configuration (default: the finding's, else adapters/clients.json)");
-      sub.add_option("--batch", o->batch,
-                     "Candidates per adapter batch (layer 3: rows per client run, default 32)")
-          ->capture_default_str()
-          ->check(CLI::Range(std::size_t{1}, std::size_t{4096}));
+      auto* batch = sub.add_option("--batch", o->batch,
+                                   "Candidates per adapter batch (layer 3: rows per client run, default 32)")
+                        ->capture_default_str()
+                        ->check(CLI::Range(std::size_t{1}, std::size_t{4096}));
       sub.add_flag("--verbose", o->verbose, "One line per phase on stderr");
-      return [o, budget] {
+      return [o, budget, batch] {
         o->budget_given = budget->count() > 0;
+        o->batch_given = batch->count() > 0;
         return reduce_command(*o);
       };
     }}};

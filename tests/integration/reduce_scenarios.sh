@@ -5,7 +5,8 @@
 #  1. ignore-message and null-deletes (batched under renamed ids): the .min.json keeps the bucket, keeps
 #     the row id, stays canonical, comes within 1.5x of the hand-minimal row written below (sizes are
 #     compact JSON bytes), replays as REPRODUCES, and the original finding is untouched;
-#  2. a fault planted only on the row's id (as the Rust client picks its code path by id): the probe sees
+#  2. request admission (--servers, the server stand-in refusing a tool name): the same checks;
+#     a fault planted only on the row's id (as the Rust client picks its code path by id): the probe sees
 #     a renamed copy lose the bucket, every candidate runs alone under the real id, the id is kept;
 #  3. `reduce RUN_DIR` on a scenarios run folder;
 #  4. bad input: a malformed row (exit 2 naming the file and the field, nothing written), and a layer-1
@@ -27,9 +28,14 @@ def row(id, caps, effect):
         "response": {"jsonrpc": "2.0", "id": id, "result": {"protocolVersion": "draft", "effects": [effect]}},
         "expected": {}}
 rows = {"message": row("planted-message-long-row", {"effects": ["message"]}, {"type": "message", "text": ""}),
+        "refused": row("planted-refused-long-row", {"effects": []}, None),
         "null": row("planted-null-merge-long-row",
                     {"effects": ["modify"], "modify": {"input": {"replace": True, "merge": True}}},
                     {"type": "modify", "target": "input", "operation": "merge", "value": {"": None}})}
+# request admission: the server stand-in fake-b refuses a tool named fake:refuse; the response is not sent.
+refused = rows["refused"]
+refused["request"]["params"]["event"]["tool"].update(name="fake:refuse", input={})
+refused["response"] = {"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "draft"}}
 for k, r in rows.items():
     json.dump({"version": 1, "scenarios": [r]}, open(sys.argv[1] + "/hand-" + k + ".json", "w"))
 PY
@@ -37,11 +43,12 @@ PY
 # finding_of DIR ROW_ID: the finding file of that row in a scenarios run folder.
 finding_of() { grep -l "\"id\": \"$2\"" "$1"/findings/diverge-*.json 2>/dev/null | grep -v '\.min\.json$' | head -1; }
 
-# check_min NAME CLIENT ROW_ID HAND MIN ORIGINAL: the minimized finding against the original and the hand row.
+# check_min NAME CLIENT ROW_ID HAND MIN ORIGINAL [--servers]: the minimized finding against the original
+# and the hand row.
 check_min() {
-  local name=$1 client=$2 id=$3 hand=$4 min=$5 orig=$6
+  local name=$1 client=$2 id=$3 hand=$4 min=$5 orig=$6 mode=${7:-}
   check "$name: the hand-minimal row shows the same bucket" "{
-    rm -rf '$OUT/hand-run'; '$CC' scenarios run ${FAKES[*]} --clients $client --out '$OUT/hand-run' '$hand' >/dev/null 2>&1
+    rm -rf '$OUT/hand-run'; '$CC' scenarios run $mode ${FAKES[*]} --clients $client --out '$OUT/hand-run' '$hand' >/dev/null 2>&1
     python3 - '$OUT/hand-run' '$orig' <<'PY'
 import glob, json, sys
 want = {d['bucket'] for d in json.load(open(sys.argv[2]))['divergences']}
@@ -55,7 +62,7 @@ m, o = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 hand = json.load(open(sys.argv[3]))['scenarios'][0]
 row = json.loads(m['input']['text'])
 size = lambda r: len(json.dumps(r, separators=(',', ':'), ensure_ascii=False).encode())
-target = next(d['bucket'] for d in o['divergences'] if d['class'] == 'contextual-result')
+target = next(d['bucket'] for d in o['divergences'] if d['class'] in ('contextual-result', 'request-admission'))
 print('bucket', int(target in {d['bucket'] for d in m['divergences']}))
 ids = {row['id'], row['request']['id'], row['request']['params']['event']['id'], m['scenario']['id']}
 print('id', int(ids == {sys.argv[4]}))
@@ -100,6 +107,15 @@ rc=$?
 cat "$OUT/reduce-byid.log"
 check "by-id: reduce exits 0, one row per client run" "[ $rc = 0 ] && grep -q 'one row per run (the bucket needs the real id)' '$OUT/reduce-byid.log'"
 check_min by-id fake-ignore-message-by-id planted-message-long-row "$OUT/hand-message.json" "${F%.json}.min.json" "$F"
+
+# 2b. Request admission (--servers): the server stand-in fake-b refuses a tool named fake:refuse.
+"$CC" scenarios run --servers "${FAKES[@]}" --clients fake-b --out "$OUT/run-srv" "$ROOT/tests/data/scenarios/reduce/planted-servers.json" >/dev/null 2>&1
+F=$(finding_of "$OUT/run-srv" planted-refused-long-row)
+"$CC" reduce "${FAKES[@]}" "$F" >"$OUT/reduce-srv.log" 2>&1
+rc=$?
+cat "$OUT/reduce-srv.log"
+check "servers: reduce exits 0, batched on the server" "[ $rc = 0 ] && grep -q 'run of 1 server(s)' '$OUT/reduce-srv.log' && grep -q 'batched under renamed ids' '$OUT/reduce-srv.log'"
+check_min servers fake-b planted-refused-long-row "$OUT/hand-refused.json" "${F%.json}.min.json" "$F" --servers
 
 # 3. A scenarios run folder: the row's .min.json (for its contextual-result bucket; its
 #    contextual-expectation bucket is the same row's, named in a note), then nothing left to do.
