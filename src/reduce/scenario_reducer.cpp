@@ -513,10 +513,11 @@ ScenarioRunReduction reduce_scenario_run_folder(const std::string& findings_dir,
     }
   }
   std::map<std::string, const Entry*> pick;
-  std::set<std::string> contract;
+  std::set<std::string> contract, timeouts;
   for (const auto& e : originals) {
     for (const auto& d : e.finding.divergences) {
       if (covered.count(d.bucket)) continue;
+      if (d.cls == differential::DivergenceClass::kTimeout) timeouts.insert(d.bucket);
       if (!d.implementation_defined) contract.insert(d.bucket);
       auto& best = pick[d.bucket];
       if (!best || row_size(e.finding.input) < row_size(best->finding.input)) best = &e;
@@ -533,6 +534,11 @@ ScenarioRunReduction reduce_scenario_run_folder(const std::string& findings_dir,
     const auto& [bucket, entry] = todo[k];
     if (covered.count(bucket)) continue;
     const std::string name = std::filesystem::path(entry->path).filename().string();
+    if (timeouts.count(bucket)) {  // a hanging candidate costs a whole batch deadline
+      out.skipped.push_back("bucket " + bucket + " (" + name + "): a timeout; run `crosscheck reduce " +
+                            entry->path + "`");
+      continue;
+    }
     if (done_files.count(entry->path)) {
       out.skipped.push_back("bucket " + bucket + " (" + name +
                             "): its row was reduced for another bucket; run " +
