@@ -89,6 +89,11 @@ void reduce_findings(const FuzzOptions& o, const schema::Ir& ir, differential::I
   r.base.oracle = &ir;
   r.base.should_stop = [] { return differential::stop_requested(); };
   auto done = reduce::reduce_run_folder(o.out, set, r, std::cerr);
+  // Layer-3 rows cost a client run per step (a second or more on the Python client): not in the run's
+  // own time, but one command away.
+  if (std::filesystem::exists(std::filesystem::path(o.out) / run::kRuleCoverageFile))
+    std::cerr << "layer-3 findings are not reduced at the end of a run: crosscheck reduce " << o.out
+              << " reduces them on their clients\n";
   if (done.reduced.empty() && done.skipped.empty() && done.buckets_left == 0) return;
   std::cerr << "reduction: " << done.reduced.size() << " finding(s) minimized in " << done.calls << " calls ("
             << (o.reduce_budget ? "of " + std::to_string(budget) + ", --reduce-budget"

@@ -169,7 +169,8 @@ RunReduction reduce_run_folder(const std::string& run_dir, differential::Impleme
       if (listed.min_path) has_min.insert(listed.path);
     }
     if (listed.orphan_minimized) continue;
-    if (auto f = load(listed.path)) originals.push_back({listed.path, std::move(*f)});
+    // A layer-3 finding (a scenario row) is reduced on its clients (reduce_scenario_run_folder).
+    if (auto f = load(listed.path); f && !f->scenario) originals.push_back({listed.path, std::move(*f)});
   }
   // Per bucket: its smallest finding that has no .min.json yet.
   std::map<std::string, const Entry*> pick;

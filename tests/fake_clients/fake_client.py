@@ -14,8 +14,16 @@ so:
   fake:differ    with FAKE_FLAVOR=b, derive decision deny instead of allow
   fake:reject    with FAKE_FLAVOR=b, reject the response (actual {"rejected": true})
   fake:flood     write 64 MiB to stderr before sending this row's request
+FAKE_COMPOSE=MODE composes tool.before responses like a host (allow < ask < deny, an incoming deny
+sticky, messages in order, modify merge/replace, return; an unadvertised or unknown effect rejects)
+with one planted fault, for the reducer's tests:
+  ignore-message  message effects are skipped
+  null-deletes    a merge member whose value is null deletes the key instead of setting null
+FAKE_FAULT_IDS=ID,... plants the fault only on rows with those ids (every other row is composed
+right), as the Rust client picks its code path by scenario id (docs/findings.md section 12).
 FAKE_MODE=exit-at-once exits 1 before doing anything; FAKE_ONCE=PATH works once (creating PATH)
-and then exits 1 at once on every later run, as a client whose binary went away mid-run. FAKE_FIXED=1 makes flavour b behave as a
+and then exits 1 at once on every later run, as a client whose binary went away mid-run.
+FAKE_FIXED=1 makes flavour b behave as a
 (the client once its fault is fixed, for replay tests). FAKE_RECORD=PATH appends every reply line it
 reads, as bytes, to PATH (for the byte-exactness test).
 """
@@ -24,6 +32,61 @@ import os
 import subprocess
 import sys
 import time
+
+
+def compose(row, reply, mode):
+    """The planted-fault host of FAKE_COMPOSE: the result it derives, or {"rejected": True}."""
+    rejected = {"rejected": True}
+    params = row["request"]["params"]
+    event, caps = params["event"], params.get("capabilities", {})
+    result = reply.get("result")
+    if event.get("type") != "tool.before" or not isinstance(result, dict) or "error" in reply:
+        return rejected
+    if result.get("protocolVersion") != params.get("protocolVersion"):
+        return rejected
+    effects = result.get("effects", [])
+    if not isinstance(effects, list):
+        return rejected
+    state = params.get("state") or {}
+    rank = {"allow": 0, "ask": 1, "deny": 2}
+    decision = "deny" if state.get("permission") == "deny" else "allow"
+    tool_input = event.get("tool", {}).get("input")
+    messages, returned = [], None
+    for effect in effects:
+        kind = effect.get("type") if isinstance(effect, dict) else None
+        if kind not in caps.get("effects", []):
+            return rejected
+        if kind in rank:
+            if rank[kind] > rank[decision]:
+                decision = kind
+        elif kind == "message":
+            if mode != "ignore-message":
+                messages.append(effect.get("text"))
+        elif kind == "modify":
+            op = effect.get("operation")
+            if effect.get("target") != "input" or caps.get("modify", {}).get("input", {}).get(op) is not True:
+                return rejected
+            value = effect.get("value")
+            if op == "replace":
+                tool_input = value
+            elif op == "merge" and isinstance(value, dict) and isinstance(tool_input, dict):
+                tool_input = dict(tool_input)
+                for k, v in value.items():
+                    if v is None and mode == "null-deletes":
+                        tool_input.pop(k, None)
+                    else:
+                        tool_input[k] = v
+            else:
+                return rejected
+        elif kind == "return":
+            returned = ("value", effect.get("value"))
+        else:
+            return rejected
+    actual = {"decision": decision, "executed": decision == "allow" and returned is None, "input": tool_input,
+              "messages": messages}
+    if returned is not None:
+        actual["result"] = returned[1]
+    return actual
 
 
 def main():
@@ -42,6 +105,7 @@ def main():
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     record = os.environ.get("FAKE_RECORD")
     flavor = os.environ.get("FAKE_FLAVOR", "a")
+    compose_mode = os.environ.get("FAKE_COMPOSE")
     if os.environ.get("FAKE_FIXED"):
         flavor = "a"
 
@@ -73,7 +137,11 @@ def main():
             ok = isinstance(reply.get("result"), dict) and reply.get("id") == row["id"]
         except ValueError:
             ok = False
-        if ok and flavor == "b" and "fake:reject" in tags:
+        if compose_mode:
+            listed = os.environ.get("FAKE_FAULT_IDS")
+            mode = compose_mode if listed is None or row["id"] in listed.split(",") else "right"
+            actual = compose(row, json.loads(line), mode) if ok else {"rejected": True}
+        elif ok and flavor == "b" and "fake:reject" in tags:
             actual = {"rejected": True}
         elif ok:
             decision = "deny" if flavor == "b" and "fake:differ" in tags else "allow"

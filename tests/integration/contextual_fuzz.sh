@@ -5,7 +5,7 @@
 # or derives something else.
 #  1. generated batches run on the client and the reference; each divergent row is a contextual
 #     finding in the run folder; summary.json, state.json and rule-coverage.json say so;
-#  2. the run resumes at the next batch, and a finding replays;
+#  2. the run resumes at the next batch, `reduce` minimizes its findings, and a finding replays;
 #  3. --deterministic runs of one seed find the same rows;
 #  4. bad input: an unknown layer, an unknown client, layer 3 asked with no client available: exit 2;
 #  5. a client that works on its first batch and then exits at once gives crash results, and the run
@@ -56,6 +56,12 @@ import json, sys
 assert json.load(open(sys.argv[1] + '/state.json'))['contextualBatches'] == 3
 assert json.load(open(sys.argv[1] + '/rule-coverage.json'))['rows'] == 36
 PY"
+"$CC" fuzz --layers structural,contextual "${CLIENTS[@]}" --adapters cpp --runs 200 --scenario-batches 1 \
+  --scenario-batch 2 --seed 4 --reduce-budget 0 --out "$OUT/small" >"$OUT/small.log" 2>&1
+"$CC" reduce --adapters cpp --budget 30 "$OUT/small" >"$OUT/reduce.log" 2>&1
+rc=$?
+check "crosscheck reduce on a fuzz folder minimizes its layer-3 findings on their client (exit $rc)" \
+  "[ $rc = 0 ] && grep -q 'client runs' '$OUT/reduce.log' && ls '$OUT/small/findings' | grep -q '\.min\.json$'"
 first=$(ls "$OUT/l3/findings/"*.json | head -1)
 "$CC" replay "$first" >"$OUT/replay.log" 2>&1
 rc=$?
