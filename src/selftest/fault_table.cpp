@@ -72,6 +72,13 @@ Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
         f.families.push_back(x.string_value());
       }
     }
+    if (const json::Value* also = e.find("alsoRightClasses")) {
+      for (const auto& x : also->items()) {
+        if (!differential::parse_class(x.string_value()))
+          return where + ": field 'alsoRightClasses': '" + x.string_value() + "' is not a divergence class";
+        f.also_right_classes.push_back(x.string_value());
+      }
+    }
     if (f.layer == kContextualLayer) {
       // A layer-3 fault is found on generated rows of its families; its witness is a row the stand-in
       // rewrites, which the generator gives (no hand-written payload).

@@ -48,6 +48,9 @@ struct Fault {
   std::string schema;
   /// Layer 3: the scenario generator families whose rows exercise the broken rule (src/scenario_gen).
   std::vector<std::string> families;
+  /// Layer 3: other classes a first detection may rightly have (continuation-per-effect is a result
+  /// difference while the allowance lasts and an acceptance difference where it runs out).
+  std::vector<std::string> also_right_classes;
 };
 
 inline constexpr const char* kContextualLayer = "contextual";
