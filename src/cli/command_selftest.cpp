@@ -39,6 +39,8 @@ struct SelftestOptions {
   std::size_t batch = 32;
   std::string reduce_time = "60s";
   bool list = false;
+  std::vector<std::string> layers;
+  std::string client_config;
 };
 
 /// crosscheck-selftest/run-<UTC time>, with a suffix when that exists already.
@@ -67,7 +69,16 @@ int selftest_main(const SelftestOptions& o) {
   if (o.list) {
     for (const auto& f : table.value()) {
       std::cout << f.name << "  [" << f.expected_class << ", " << f.layer << " layer]  " << f.area << ": "
-                << f.description << "\n    witness (" << f.witness_root << ", " << f.witness_payload.size()
+                << f.description << "\n";
+      if (f.layer == selftest::kContextualLayer) {
+        std::cout << "    generated rows of " << [&] {
+          std::string out;
+          for (const auto& x : f.families) out += (out.empty() ? "" : ",") + x;
+          return out;
+        }() << "\n";
+        continue;
+      }
+      std::cout << "    witness (" << f.witness_root << ", " << f.witness_payload.size()
                 << " bytes): " << f.witness_payload << "\n";
     }
     return kExitClean;
@@ -84,6 +95,18 @@ int selftest_main(const SelftestOptions& o) {
   s.strict = o.strict;
   s.python = o.python;
   s.batch = o.batch;
+  if (!o.layers.empty()) s.layers = o.layers;
+  for (const auto& l : s.layers) {
+    if (l != "structural" && l != "canonical" && l != "contextual")
+      throw Fatal("--layers: '" + l + "' is not a layer (structural, canonical, contextual)");
+  }
+  {
+    std::error_code ec;
+    fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    s.crosscheck_exe = ec ? std::string("crosscheck") : self.string();
+    s.schema_path = o.schema.empty() ? "" : fs::absolute(o.schema, ec).lexically_normal().string();
+    s.client_config = o.client_config;
+  }
   s.deadline = std::chrono::milliseconds(static_cast<long long>(o.deadline_s * 1000));
   if (o.reference.empty()) {
     std::error_code ec;
@@ -160,6 +183,13 @@ const Registration kSelftest{CommandSpec{
       sub.add_option("--reduce-time", o->reduce_time, "Time limit of the reduction of each fault's finding")
           ->capture_default_str();
       sub.add_option("--faults-table", o->table, "Faults table (default: selftest/faults.json)");
+      sub.add_option("--layers", o->layers,
+                     "Layers whose faults 'all' selects and whose false-alarm checks run: structural, "
+                     "canonical, contextual (default: all three)")
+          ->delimiter(',');
+      sub.add_option("--client-config", o->client_config,
+                     "Client configuration whose python client the layer-3 stand-ins wrap (default: "
+                     "adapters/clients.json)");
       sub.add_flag("--list", o->list, "List the faults, their expected classes and witnesses, and exit");
       return [o] { return selftest_main(*o); };
     }}};

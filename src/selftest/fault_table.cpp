@@ -5,6 +5,7 @@
 #include "differential/adapter_config.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
+#include "scenario_gen/scenario_generator.hpp"
 #include "selftest/selftest.hpp"
 #include "util/file.hpp"
 
@@ -46,9 +47,10 @@ Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
     if (!differential::parse_class(f.expected_class))
       return where + ": field 'expectedClass': '" + f.expected_class + "' is not a divergence class";
     if (const json::Value* l = e.find("layer")) {
-      if (!l->is_string() || (l->string_value() != differential::kStructuralLayer &&
-                              l->string_value() != differential::kCanonicalLayer))
-        return where + ": field 'layer': expected \"structural\" or \"canonical\"";
+      if (!l->is_string() ||
+          (l->string_value() != differential::kStructuralLayer &&
+           l->string_value() != differential::kCanonicalLayer && l->string_value() != kContextualLayer))
+        return where + ": field 'layer': expected \"structural\", \"canonical\" or \"contextual\"";
       f.layer = l->string_value();
     }
     if (const json::Value* d = e.find("implementationDefined")) {
@@ -61,6 +63,29 @@ Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
         if (!x.is_string()) return where + ": field 'aliases': expected an array of strings";
         f.aliases.push_back(x.string_value());
       }
+    }
+    if (const json::Value* fams = e.find("families")) {
+      for (const auto& x : fams->items()) {
+        if (!scenario_gen::find_family(x.string_value()))
+          return where + ": field 'families': '" + x.string_value() +
+                 "' is not a scenario generator family (docs/scenario-generator.md)";
+        f.families.push_back(x.string_value());
+      }
+    }
+    if (const json::Value* also = e.find("alsoRightClasses")) {
+      for (const auto& x : also->items()) {
+        if (!differential::parse_class(x.string_value()))
+          return where + ": field 'alsoRightClasses': '" + x.string_value() + "' is not a divergence class";
+        f.also_right_classes.push_back(x.string_value());
+      }
+    }
+    if (f.layer == kContextualLayer) {
+      // A layer-3 fault is found on generated rows of its families; its witness is a row the stand-in
+      // rewrites, which the generator gives (no hand-written payload).
+      if (f.families.empty()) return where + ": field 'families': a contextual fault needs its families";
+      if (!names.insert(f.name).second) return where + ": the fault name '" + f.name + "' is used twice";
+      out.push_back(std::move(f));
+      continue;
     }
     const json::Value* w = e.find("witness");
     if (!w || !w->is_object()) return where + ": field 'witness': expected {\"root\", \"payload\"}";

@@ -5,9 +5,12 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
+#include "canonical/canonical_validator.hpp"
 #include "differential/adapter_pool.hpp"
 #include "selftest/adapters.hpp"
+#include "selftest/contextual_faults.hpp"
 #include "selftest/fault_campaign.hpp"
 #include "selftest/shared.hpp"
 
@@ -24,6 +27,47 @@ void prepare_out(const std::string& out) {
   if (ec) throw Fatal("--out " + out + ": cannot create the folder: " + ec.message());
 }
 
+/// The layer-3 faults (and the rewording check) into `report`, before the other layers' faults.
+void run_contextual(const std::shared_ptr<const schema::Ir>& ir, const std::vector<const Fault*>& faults,
+                    bool false_alarms, const Options& o, Report& report, std::ostream& log) {
+  if (faults.empty() && !false_alarms) return;
+  std::string missing = contextual_missing_part(o);
+  std::optional<canonical::CanonicalValidator> validator;
+  if (missing.empty()) {
+    auto loaded = canonical::CanonicalValidator::from_ir(*ir);
+    if (!loaded.ok())
+      missing = "the schema does not load as canonical schemas: " + loaded.error().text();
+    else
+      validator.emplace(std::move(loaded.value()));
+  }
+  if (!missing.empty()) log << "cannot run the layer-3 stand-ins: " << missing << "\n";
+  std::size_t n = 0;
+  for (const Fault* f : faults) {
+    if (!missing.empty() || differential::stop_requested()) {
+      FaultReport r;
+      r.fault = *f;
+      r.note = missing.empty() ? "interrupted" : missing;
+      report.interrupted = report.interrupted || missing.empty();
+      report.faults.push_back(std::move(r));
+      continue;
+    }
+    log << "[layer 3: " << ++n << "/" << faults.size() << "] " << f->name << " (expected "
+        << f->expected_class << ", families " << join(f->families, ",") << ", up to "
+        << fmt_seconds(o.seconds_per_fault) << ")\n";
+    report.faults.push_back(run_contextual_fault(*validator, *f, o, log));
+  }
+  if (false_alarms) {
+    report.contextual_false_alarms = ContextualFalseAlarmReport{};
+    if (!missing.empty() || differential::stop_requested()) {
+      report.contextual_false_alarms->note = missing.empty() ? "interrupted" : missing;
+    } else {
+      log << "[no false alarms, layer 3] the rewording stand-in, every family, "
+          << fmt_seconds(o.false_alarm_seconds) << "\n";
+      report.contextual_false_alarms = run_contextual_false_alarms(*validator, o, log);
+    }
+  }
+}
+
 }  // namespace
 
 Report run_selftest(std::shared_ptr<const schema::Ir> ir, const std::vector<Fault>& table,
@@ -33,7 +77,8 @@ Report run_selftest(std::shared_ptr<const schema::Ir> ir, const std::vector<Faul
   std::vector<const Fault*> selected;
   for (const auto& name : o.faults) {
     if (name == "all") {
-      for (const auto& f : table) selected.push_back(&f);
+      for (const auto& f : table)
+        if (o.selects_layer(f.layer)) selected.push_back(&f);
       continue;
     }
     auto it = std::find_if(table.begin(), table.end(), [&](const Fault& f) {
@@ -51,13 +96,28 @@ Report run_selftest(std::shared_ptr<const schema::Ir> ir, const std::vector<Faul
   selected.erase(std::unique(selected.begin(), selected.end()), selected.end());
   for (const Fault* f : selected) {
     // A fault with a schema of its own has its root there; run_fault loads it and says if it does not.
-    if (f->schema.empty() && !ir->find_root(f->witness_root))
+    if (f->layer != kContextualLayer && f->schema.empty() && !ir->find_root(f->witness_root))
       throw Fatal("fault " + f->name + ": its witness root '" + f->witness_root +
                   "' is not a root of the schema");
   }
   prepare_out(o.out);
 
   Report report;
+  // Layer 3 runs on the reference host's canonical validator and the real Python client.
+  std::vector<const Fault*> contextual;
+  for (const Fault* f : selected)
+    if (f->layer == kContextualLayer) contextual.push_back(f);
+  selected.erase(std::remove_if(selected.begin(), selected.end(),
+                                [](const Fault* f) { return f->layer == kContextualLayer; }),
+                 selected.end());
+  const bool layer12_false_alarms = o.no_false_alarms && (o.selects_layer(differential::kStructuralLayer) ||
+                                                          o.selects_layer(differential::kCanonicalLayer));
+  const bool layer3_false_alarms = o.no_false_alarms && o.selects_layer(kContextualLayer);
+  run_contextual(ir, contextual, layer3_false_alarms, o, report, log);
+  if (selected.empty() && !layer12_false_alarms) {
+    report.interrupted = report.interrupted || differential::stop_requested();
+    return report;
+  }
   std::string missing = missing_part(o);
   if (!missing.empty()) {
     log << "cannot run the self-test adapters: " << missing << "\n";
@@ -71,7 +131,7 @@ Report run_selftest(std::shared_ptr<const schema::Ir> ir, const std::vector<Faul
       names.push_back(f->name);
     }
     if (!names.empty()) log << "skipped faults: " << join(names, ", ") << "\n";
-    if (o.no_false_alarms) {
+    if (layer12_false_alarms) {
       report.false_alarms = FalseAlarmReport{};
       report.false_alarms->note = missing;
       log << "skipped: the false-alarm check\n";
@@ -94,7 +154,7 @@ Report run_selftest(std::shared_ptr<const schema::Ir> ir, const std::vector<Faul
         << ", up to " << fmt_seconds(o.seconds_per_fault) << ")\n";
     report.faults.push_back(run_fault(ir, *f, o, reducer, log));
   }
-  if (o.no_false_alarms) {
+  if (layer12_false_alarms) {
     if (differential::stop_requested()) {
       report.interrupted = true;
       report.false_alarms = FalseAlarmReport{};

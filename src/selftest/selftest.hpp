@@ -8,10 +8,14 @@
 // differential fuzz campaign of the in-process C++ decoder against the faulty adapter until the first
 // finding in the expected class or the time limit, and reduces that finding when a reducer is there.
 // Layer-2 faults (layer "canonical") alter the validate op's answers and are fuzzed with the
-// canonical layer. No false alarms: selftest/equivalent_adapter.py differs from the reference only in
-// ways the contract allows, at both layers; a campaign against it must give no contract finding.
+// canonical layer. Layer-3 faults (layer "contextual", contextual_faults.hpp) are client stand-ins
+// (selftest/client_standin.py) in front of the real Python interop client, run on generated scenario
+// rows against the reference host; the rewording stand-in must give no difference. No false alarms:
+// selftest/equivalent_adapter.py differs from the reference only in ways the contract allows, at both layers;
+// a campaign against it must give no contract finding.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -42,7 +46,14 @@ struct Fault {
   /// schema can show (utf16-length: every AHP length bound is minLength 1 or an ASCII pattern). The
   /// fault is fuzzed on it, the reference behind the proxy loads it too; empty: the run's schema.
   std::string schema;
+  /// Layer 3: the scenario generator families whose rows exercise the broken rule (src/scenario_gen).
+  std::vector<std::string> families;
+  /// Layer 3: other classes a first detection may rightly have (continuation-per-effect is a result
+  /// difference while the allowance lasts and an acceptance difference where it runs out).
+  std::vector<std::string> also_right_classes;
 };
+
+inline constexpr const char* kContextualLayer = "contextual";
 
 /// Reads a faults table (selftest/faults.json); errors name the file, the entry and the field.
 Result<std::vector<Fault>, std::string> load_faults(const std::string& path);
@@ -65,6 +76,17 @@ struct Options {
   std::size_t batch =
       32;  ///< small batches: a crash or hang fault's first finding is not held back by a long batch
   double size_goal = 2.0;  ///< minimized witness <= size_goal x hand-minimal
+  /// The layers whose faults `all` selects and whose false-alarm checks run: structural, canonical,
+  /// contextual.
+  std::vector<std::string> layers = {"structural", "canonical", "contextual"};
+  // Layer 3.
+  std::string crosscheck_exe;       ///< the scripted server's and `crosscheck apply`'s program
+  std::string schema_path;          ///< the run's --schema ("" for the installed one), for the stand-ins
+  std::string client_config;        ///< "" for adapters/clients.json; the stand-ins wrap its "python" client
+  std::size_t scenario_batch = 24;  ///< generated rows per stand-in batch (one client process each)
+  bool selects_layer(const std::string& layer) const {
+    return std::find(layers.begin(), layers.end(), layer) != layers.end();
+  }
 };
 
 enum class Status { kPassed, kFailed, kSkipped };
@@ -91,6 +113,12 @@ struct FaultReport {
   std::string folder;  ///< the campaign's run folder
   // Goals (nullopt: could not be judged).
   std::optional<bool> goal_time, goal_class, goal_size;
+  // Layer 3 (rows are counted in generated and sent).
+  std::size_t altered_rows = 0;  ///< rows whose answer the stand-in rewrote
+  /// Rows the stand-in left to the real client and on which the real client differs from the
+  /// reference: its own differences, not the fault's (never a detection).
+  std::size_t client_own_rows = 0;
+  std::string expected_row, expected_bucket;  ///< the detecting row and its difference's bucket
 };
 
 struct FalseAlarmReport {
@@ -107,9 +135,22 @@ struct FalseAlarmReport {
   std::string folder;
 };
 
+/// Layer 3's false-alarm check: the stand-in that only rewords error texts must give no difference on
+/// the rows it rewrote.
+struct ContextualFalseAlarmReport {
+  Status status = Status::kSkipped;
+  std::string note;
+  double seconds = 0;
+  std::uint64_t rows = 0;
+  std::size_t altered_rows = 0, differences = 0;
+  std::vector<std::string> details;  ///< "row: summary" of the differences (at most 20)
+  std::string folder;
+};
+
 struct Report {
   std::vector<FaultReport> faults;
   std::optional<FalseAlarmReport> false_alarms;
+  std::optional<ContextualFalseAlarmReport> contextual_false_alarms;
   bool interrupted = false;
   int exit_code() const;  ///< 0 every selected check passed, 1 a failure, 3 something skipped
 };

@@ -47,6 +47,10 @@ int Report::exit_code() const {
     failed = failed || false_alarms->status == Status::kFailed;
     skipped = skipped || false_alarms->status == Status::kSkipped;
   }
+  if (contextual_false_alarms) {
+    failed = failed || contextual_false_alarms->status == Status::kFailed;
+    skipped = skipped || contextual_false_alarms->status == Status::kSkipped;
+  }
   if (failed) return kExitDivergence;
   return skipped ? kExitAdapter : kExitClean;
 }
@@ -68,16 +72,18 @@ void print_report(const Report& report, const Options& o, std::ostream& out) {
                                                          : "no";
       std::string cls = r.first_classes.empty() ? "-" : join(r.first_classes, ",");
       if (r.goal_class) cls += *r.goal_class ? " (right)" : " (WRONG)";
-      std::string bytes = r.reduced_bytes ? std::to_string(*r.reduced_bytes) + "/" +
-                                                std::to_string(r.fault.witness_payload.size())
-                          : r.expected_seconds ? "unreduced " + std::to_string(r.found_bytes) + "/" +
-                                                     std::to_string(r.fault.witness_payload.size())
-                                               : "-";
+      std::string bytes =
+          r.fault.layer == kContextualLayer ? (r.expected_row.empty() ? "-" : "row " + r.expected_row)
+          : r.reduced_bytes
+              ? std::to_string(*r.reduced_bytes) + "/" + std::to_string(r.fault.witness_payload.size())
+          : r.expected_seconds ? "unreduced " + std::to_string(r.found_bytes) + "/" +
+                                     std::to_string(r.fault.witness_payload.size())
+                               : "-";
       std::string goals = std::string(goal(r.goal_time)) + "/" + goal(r.goal_class) + "/" + goal(r.goal_size);
       out << std::left << std::setw(30) << r.fault.name << std::setw(22) << r.fault.expected_class
-          << std::setw(9) << witness << std::setw(10) << found << std::setw(34) << cls << std::setw(22)
-          << bytes << std::setw(16) << goals << status_name(r.status) << (r.note.empty() ? "" : ": " + r.note)
-          << "\n";
+          << std::setw(9) << witness << std::setw(10) << found << std::setw(34) << cls + " " << std::setw(22)
+          << bytes + " " << std::setw(16) << goals << status_name(r.status)
+          << (r.note.empty() ? "" : ": " + r.note) << "\n";
     }
   }
   if (report.false_alarms) {
@@ -98,6 +104,17 @@ void print_report(const Report& report, const Options& o, std::ostream& out) {
     for (std::size_t i = 0; i < f.contract_details.size() && i < 10; ++i)
       out << "  detail: " << f.contract_details[i] << "\n";
   }
+  if (report.contextual_false_alarms) {
+    const auto& f = *report.contextual_false_alarms;
+    out << "\nno false alarms, layer 3 (the rewording stand-in, every family, "
+        << fmt_seconds(o.false_alarm_seconds) << "): " << status_name(f.status);
+    if (f.status != Status::kSkipped)
+      out << ", " << f.rows << " rows, " << f.altered_rows << " with reworded errors, " << f.differences
+          << " differences";
+    if (!f.note.empty()) out << ": " << f.note;
+    out << "\n";
+    for (const auto& d : f.details) out << "  " << d << "\n";
+  }
   std::size_t passed = 0, failed = 0, skipped = 0;
   for (const auto& r : report.faults) {
     passed += r.status == Status::kPassed;
@@ -109,12 +126,13 @@ void print_report(const Report& report, const Options& o, std::ostream& out) {
         << passed << " passed, " << failed << " failed, " << skipped << " skipped (of "
         << report.faults.size() << " faults)";
     std::size_t unsized = std::count_if(report.faults.begin(), report.faults.end(), [](const FaultReport& r) {
-      return r.status == Status::kPassed && !r.goal_size;
+      return r.status == Status::kPassed && !r.goal_size && r.fault.layer != kContextualLayer;
     });
     if (unsized) {
       std::set<std::string> why;
       for (const auto& r : report.faults) {
-        if (r.status == Status::kPassed && !r.goal_size) why.insert(r.reduce_note);
+        if (r.status == Status::kPassed && !r.goal_size && r.fault.layer != kContextualLayer)
+          why.insert(r.reduce_note);
       }
       out << "; the size goal was not checked for " << unsized
           << " of them (not reduced: " << join(std::vector<std::string>(why.begin(), why.end()), "; ") << ")";
@@ -173,6 +191,17 @@ json::Value report_to_json(const Report& report, const Options& o) {
     f.add("sent", num(r.sent));
     f.add("wallSeconds", num(r.seconds));
     f.add("folder", str(r.folder));
+    if (r.fault.layer == kContextualLayer) {
+      json::Value l3 = json::Value::object();
+      json::Value fams = json::Value::array();
+      for (const auto& x : r.fault.families) fams.push(str(x));
+      l3.add("families", std::move(fams));
+      l3.add("alteredRows", num(static_cast<std::uint64_t>(r.altered_rows)));
+      l3.add("clientOwnRows", num(static_cast<std::uint64_t>(r.client_own_rows)));
+      l3.add("row", r.expected_row.empty() ? json::Value::null() : str(r.expected_row));
+      l3.add("bucket", r.expected_bucket.empty() ? json::Value::null() : str(r.expected_bucket));
+      f.add("contextual", std::move(l3));
+    }
     faults.push(std::move(f));
   }
   j.add("faults", std::move(faults));
@@ -195,6 +224,23 @@ json::Value report_to_json(const Report& report, const Options& o) {
     j.add("falseAlarms", std::move(f));
   } else {
     j.add("falseAlarms", json::Value::null());
+  }
+  if (report.contextual_false_alarms) {
+    const auto& a = *report.contextual_false_alarms;
+    json::Value f = json::Value::object();
+    f.add("status", str(status_name(a.status)));
+    f.add("note", str(a.note));
+    f.add("seconds", num(a.seconds));
+    f.add("rows", num(a.rows));
+    f.add("alteredRows", num(static_cast<std::uint64_t>(a.altered_rows)));
+    f.add("differences", num(static_cast<std::uint64_t>(a.differences)));
+    json::Value details = json::Value::array();
+    for (const auto& x : a.details) details.push(str(x));
+    f.add("details", std::move(details));
+    f.add("folder", str(a.folder));
+    j.add("contextualFalseAlarms", std::move(f));
+  } else {
+    j.add("contextualFalseAlarms", json::Value::null());
   }
   j.add("interrupted", json::Value::boolean(report.interrupted));
   j.add("exitCode", num(static_cast<std::uint64_t>(report.exit_code())));

@@ -199,6 +199,42 @@ TEST_F(BadTable, RefusesAnUnknownClassAndATwiceUsedName) {
   EXPECT_NE(r.error().find("used twice"), std::string::npos) << r.error();
 }
 
+// Layer 3: one stand-in per composition rule of issue #14, each expected in a contextual class, on
+// families the scenario generator has; a contextual entry needs families and has no witness.
+TEST(SelftestFaults, ContextualFaultsCoverTheCompositionRules) {
+  std::map<std::string, Fault> contextual;
+  for (const auto& f : shipped())
+    if (f.layer == kContextualLayer) contextual[f.name] = f;
+  for (const char* name :
+       {"deep-merge", "null-as-deletion", "ask-beats-deny", "return-anywhere", "unknown-effect-ignored",
+        "continuation-per-effect", "candidate-kept", "messages-from-rejected"}) {
+    ASSERT_TRUE(contextual.count(name)) << "no layer-3 fault " << name;
+    const Fault& f = contextual[name];
+    EXPECT_TRUE(f.expected_class == "contextual-result" || f.expected_class == "contextual-acceptance")
+        << name << ": " << f.expected_class;
+    EXPECT_FALSE(f.families.empty()) << name;
+    EXPECT_TRUE(f.witness_root.empty() && f.witness_payload.empty()) << name;
+  }
+}
+
+TEST_F(BadTable, RefusesAContextualFaultWithoutFamiliesOrWithAnUnknownOne) {
+  const std::string head =
+      R"({"faults":[{"name":"a","area":"x","description":"d","expectedClass":"contextual-result","layer":"contextual")";
+  auto none = load_faults(write(head + "}]}"));
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().find("families"), std::string::npos) << none.error();
+  auto unknown = load_faults(write(head + R"(,"families":["no-such-family"]}]})"));
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().find("'no-such-family' is not a scenario generator family"), std::string::npos)
+      << unknown.error();
+  auto witness = load_faults(
+      write(head + R"(,"families":["merge-values"],"witness":{"root":"effect","payload":"{}"}}]})"));
+  EXPECT_FALSE(witness.ok());
+  auto good = load_faults(write(head + R"(,"families":["merge-values"]}]})"));
+  ASSERT_TRUE(good.ok()) << good.error();
+  EXPECT_EQ(good.value().front().families, std::vector<std::string>{"merge-values"});
+}
+
 TEST_F(BadTable, RefusesWhatIsNotATable) {
   EXPECT_FALSE(load_faults(write("[1,2]")).ok());
   EXPECT_FALSE(load_faults(write("{\"faults\":")).ok());
