@@ -45,6 +45,9 @@ struct PoolOptions {
   std::chrono::milliseconds hello_deadline{60000};     ///< start-up, including the SDK's own loading
   std::size_t max_line_bytes = std::size_t{64} << 20;  ///< longer answer lines are a protocol error
   std::size_t stderr_tail_bytes = 16384;
+  /// Entries per batch line to an adapter whose hello lists the batch op (also at most its own
+  /// batch.max and max_in_flight / 4); 1 sends single requests to every adapter.
+  std::size_t max_batch = 64;
 };
 
 struct StartError {
