@@ -197,7 +197,7 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
 
   // (a') the same harness phase with single requests, the protocol without the batch op, on a second
   // process: the before and after of batching, side by side.
-  if (pool.identity().name.size() > 0) {
+  {
     differential::PoolOptions single_options = options;
     single_options.max_batch = 1;
     auto single = differential::AdapterPool::start(config.spec, single_options);

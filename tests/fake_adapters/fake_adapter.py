@@ -59,15 +59,23 @@ import threading
 import time
 
 out_lock = threading.Lock()
+capture = None  # a list while a batch runs: its entries' answers go here instead of stdout
 
 
 def send_raw(data):
+    if capture is not None:  # inside a batch: whole answer lines join it, anything else goes out as is
+        rest = b""
+        for piece in data.split(b"\n"):
+            try:
+                capture.append(json.loads(piece))
+            except ValueError:
+                rest += piece + b"\n" if piece else b""
+        if not rest:
+            return
+        data = rest
     with out_lock:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
-
-
-capture = None  # a list while a batch runs: its entries' answers go here instead of stdout
 
 
 def send(obj):
