@@ -217,9 +217,9 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
       row.single = static_cast<double>(n) / spent;
       row.single_harness_cpu_us =
           (self_cpu_seconds() - self0) * 1e6 / static_cast<double>(std::max<std::size_t>(n, 1));
-      single.value()->shutdown();
       row.single_adapter_cpu_us =
           (children_cpu_seconds() - children0) * 1e6 / static_cast<double>(std::max<std::size_t>(n, 1));
+      single.value()->shutdown();
     }
   }
 

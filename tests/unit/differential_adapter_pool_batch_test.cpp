@@ -157,7 +157,9 @@ TEST_P(AdapterPoolBatchLie, BrokenBatchAnswerIsAProtocolResultNotAHang) {
   EXPECT_GT(protocol_results, 0u);
   EXPECT_EQ(protocol_results + count(results, Outcome::kAccepted), reqs.size());
   for (std::size_t i = 0; i < reqs.size(); ++i) {
-    if (results[i].outcome == Outcome::kAccepted) EXPECT_EQ(results[i].encoded, reqs[i].input) << i;
+    if (results[i].outcome == Outcome::kAccepted) {
+      EXPECT_EQ(results[i].encoded, reqs[i].input) << i;
+    }
     if (results[i].outcome == Outcome::kProtocol) {
       EXPECT_NE(results[i].message.value_or("").find("batch"), std::string::npos)
           << results[i].message.value_or("");
