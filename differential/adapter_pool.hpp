@@ -15,6 +15,10 @@
 // start it again. A process that fails 3 times in a row without a good answer must answer a payload
 // it answered before (the canary) alone, or it is down for the rest of the call with the class of
 // its last failure (docs/robustness.md).
+// An adapter whose hello lists the batch op gets what would be pipelined to it grouped into batch
+// lines (PoolOptions::max_batch); a broken batch answer charges the entries it fails to answer, a
+// refusal halves that adapter's batches, and a death or timeout with a batch in flight retries its
+// entries alone (docs/protocol.md, batch).
 // One caller at a time: a pool is not thread-safe (separate pools are independent).
 #pragma once
 
