@@ -277,7 +277,11 @@ fn batch(request: &Value, direct: bool, schemas: &Result<Schemas, String>) -> Va
     json!({"id": id, "answers": answers})
 }
 
-fn handle_request(request: &Value, direct: bool, schemas: &Result<Schemas, String>) -> (Option<Value>, Option<i32>) {
+fn handle_request(
+    request: &Value,
+    direct: bool,
+    schemas: &Result<Schemas, String>,
+) -> (Option<Value>, Option<i32>) {
     let id = match &request["id"] {
         Value::Number(n) if n.is_i64() || n.is_u64() => request["id"].clone(),
         _ => Value::Null,
