@@ -111,6 +111,8 @@ struct Row {
   std::string skipped;  // why no figures (cannot start)
   std::string note;     // e.g. no bench op, payloads it lacks
   double harness = 0, in_process = 0, cpp = 0;
+  double single = 0;  // harness req/s with single requests (PoolOptions::max_batch 1), same run
+  double single_harness_cpu_us = 0, single_adapter_cpu_us = 0;
   double harness_cpu_us = 0, adapter_cpu_us = 0;  // per request, during the harness phase
   double in_process_cpu_us = 0;                   // the adapter's CPU per request in the bench op
   std::size_t requests = 0;
@@ -192,6 +194,34 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
   }
   if (!have_bench)
     row.note += (row.note.empty() ? "" : "; ") + std::string("no bench op: in-process rate skipped");
+
+  // (a') the same harness phase with single requests, the protocol without the batch op, on a second
+  // process: the before and after of batching, side by side.
+  {
+    differential::PoolOptions single_options = options;
+    single_options.max_batch = 1;
+    auto single = differential::AdapterPool::start(config.spec, single_options);
+    if (single.ok()) {
+      std::vector<differential::DecodeRequest> work;
+      for (std::size_t i = 0; i < batch_size; ++i) work.push_back(mix[i % mix.size()]);
+      single.value()->decode(std::vector<differential::DecodeRequest>(
+          work.begin(), work.begin() + std::min<std::size_t>(128, work.size())));
+      auto t0 = Clock::now();
+      double self0 = self_cpu_seconds(), children0 = children_cpu_seconds();
+      double spent = 0;
+      std::size_t n = 0;
+      while (spent < seconds) {
+        n += single.value()->decode(work).size();
+        spent = std::chrono::duration<double>(Clock::now() - t0).count();
+      }
+      row.single = static_cast<double>(n) / spent;
+      row.single_harness_cpu_us =
+          (self_cpu_seconds() - self0) * 1e6 / static_cast<double>(std::max<std::size_t>(n, 1));
+      row.single_adapter_cpu_us =
+          (children_cpu_seconds() - children0) * 1e6 / static_cast<double>(std::max<std::size_t>(n, 1));
+      single.value()->shutdown();
+    }
+  }
 
   // (a) harness: the mix repeated into batches, pipelined through the pool.
   std::vector<differential::DecodeRequest> batch;
@@ -341,8 +371,9 @@ int main(int argc, char** argv) {
 
   std::cout << "\n"
             << std::left << std::setw(14) << "adapter" << std::right << std::setw(14) << "harness req/s"
-            << std::setw(17) << "in-process req/s" << std::setw(19) << "harness/in-process" << std::setw(15)
-            << "cpp req/s" << std::setw(13) << "cpp/SDK"
+            << std::setw(17) << "in-process req/s" << std::setw(19) << "harness/in-process" << std::setw(14)
+            << "single req/s" << std::setw(18) << "single/in-process" << std::setw(15) << "cpp req/s"
+            << std::setw(13) << "cpp/SDK"
             << "\n";
   for (const auto& r : rows) {
     std::cout << std::left << std::setw(14) << r.adapter << std::right;
@@ -352,7 +383,9 @@ int main(int argc, char** argv) {
     }
     std::cout << std::setw(14) << fixed(r.harness, 0) << std::setw(17)
               << (r.in_process > 0 ? fixed(r.in_process, 0) : "-") << std::setw(19)
-              << (r.in_process > 0 ? fixed(r.harness / r.in_process, 2) : "-") << std::setw(15)
+              << (r.in_process > 0 ? fixed(r.harness / r.in_process, 2) : "-") << std::setw(14)
+              << (r.single > 0 ? fixed(r.single, 0) : "-") << std::setw(18)
+              << (r.single > 0 && r.in_process > 0 ? fixed(r.single / r.in_process, 2) : "-") << std::setw(15)
               << (r.cpp > 0 ? fixed(r.cpp, 0) : "-") << std::setw(13)
               << (r.cpp > 0 && r.in_process > 0 ? fixed(r.cpp / r.in_process, 2) : "-") << "\n";
   }
@@ -361,7 +394,9 @@ int main(int argc, char** argv) {
     if (!r.skipped.empty()) continue;
     std::cout << r.adapter << ": " << r.requests << " requests in " << fixed(r.seconds, 2)
               << " s; CPU per request: harness " << fixed(r.harness_cpu_us, 1) << " us, adapter "
-              << fixed(r.adapter_cpu_us, 1) << " us"
+              << fixed(r.adapter_cpu_us, 1) << " us (single requests: harness "
+              << fixed(r.single_harness_cpu_us, 1) << " us, adapter " << fixed(r.single_adapter_cpu_us, 1)
+              << " us)"
               << (r.in_process > 0 ? " (bench op: " + fixed(r.in_process_cpu_us, 1) + " us CPU, " +
                                          fixed(1e6 / r.in_process, 1) + " us wall)"
                                    : "")

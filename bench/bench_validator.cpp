@@ -204,6 +204,7 @@ int main(int argc, char** argv) {
   struct Row {
     std::string adapter, skipped, note;
     double harness = 0, in_process = 0;
+    double single = 0;  // harness doc/s with single requests (PoolOptions::max_batch 1), same run
     std::size_t payloads = 0, requests = 0;
     double harness_cpu_us = 0;
     std::map<std::string, std::size_t> verdicts;
@@ -271,6 +272,24 @@ int main(int argc, char** argv) {
         (secs(after.ru_utime) + secs(after.ru_stime) - secs(before.ru_utime) - secs(before.ru_stime)) * 1e6 /
         static_cast<double>(row.requests);
     row.harness = static_cast<double>(row.requests) / elapsed;
+    // The same phase with single requests (the protocol without the batch op), on a second process.
+    {
+      crosscheck::differential::PoolOptions single_options = options;
+      single_options.max_batch = 1;
+      auto single = differential::AdapterPool::start(config.spec, single_options);
+      if (single.ok()) {
+        single.value()->validate(requests);
+        auto t0 = std::chrono::steady_clock::now();
+        double spent = 0;
+        std::size_t n = 0;
+        while (spent < seconds) {
+          n += single.value()->validate(batch).size();
+          spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        }
+        row.single = static_cast<double>(n) / spent;
+        single.value()->shutdown();
+      }
+    }
     // Any other adapter's own validate time: the bench op with a document (docs/protocol.md), timed
     // inside its process over the same subset, right after the harness figure.
     double bench_rate = 0;
@@ -312,7 +331,8 @@ int main(int argc, char** argv) {
   std::cout << "\n"
             << std::left << std::setw(10) << "adapter" << std::right << std::setw(10) << "payloads"
             << std::setw(16) << "harness doc/s" << std::setw(18) << "in-process doc/s" << std::setw(20)
-            << "harness/in-process" << std::setw(14) << "C++ / it"
+            << "harness/in-process" << std::setw(14) << "single doc/s" << std::setw(19) << "single/in-process"
+            << std::setw(14) << "C++ / it"
             << "\n";
   for (const auto& r : rows) {
     std::cout << std::left << std::setw(10) << r.adapter << std::right;
@@ -328,6 +348,8 @@ int main(int argc, char** argv) {
     std::cout << std::setw(10) << r.payloads << std::setw(16) << fixed(r.harness, 0) << std::setw(18)
               << (r.in_process > 0 ? fixed(r.in_process, 0) : "-") << std::setw(20)
               << (r.in_process > 0 ? fixed(r.harness / r.in_process, 2) : "-") << std::setw(14)
+              << (r.single > 0 ? fixed(r.single, 0) : "-") << std::setw(19)
+              << (r.single > 0 && r.in_process > 0 ? fixed(r.single / r.in_process, 2) : "-") << std::setw(14)
               << (r.in_process > 0 ? fixed(cpp.documents / r.in_process, 1) + "x" : "-") << "\n";
   }
   std::cout << "\n";

@@ -73,6 +73,10 @@ constexpr milliseconds kExitCheckEvery{10};
 constexpr std::size_t kFailuresInARow = 3;
 // InFlight::slot of the canary, which belongs to no slot of the call.
 constexpr std::size_t kCanary = static_cast<std::size_t>(-1);
+// Batching: a process's window holds this many batches, so it has the next one while the harness
+// reads the last; a batch line closes at about this many bytes, so large payloads are not held back.
+constexpr std::size_t kBatchesInFlight = 4;
+constexpr std::size_t kBatchBytes = std::size_t{1} << 20;
 
 enum class Kind { kDecode, kBench, kValidate };
 
@@ -92,7 +96,8 @@ struct InFlight {
   std::size_t slot;  // kCanary for the probation canary
   Clock::time_point sent;
   Clock::duration budget;
-  bool alone = false;  // a retry, a canary or a probation request: nothing else goes with it
+  bool alone = false;       // a retry, a canary or a probation request: nothing else goes with it
+  std::uint64_t batch = 0;  // the id of the batch line that carried it; 0: a line of its own
 };
 
 struct Answered {
@@ -117,6 +122,15 @@ struct Proc {
   // Pace of answers, for coalesce(): moving averages of the time per answer and of its line size.
   Clock::time_point last_read;
   double answer_seconds = 0, answer_bytes = 0;
+  // Batching (docs/protocol.md, batch): entries per batch line this process gets (1: single
+  // requests), from its hello's batch.max, PoolOptions::max_batch and batch_cap; batch_cap is
+  // halved on each refusal and kept across restarts. batches: batch id -> its entries' ids, in order.
+  std::size_t batch_limit = 1;
+  std::size_t batch_cap = static_cast<std::size_t>(-1);
+  std::map<std::uint64_t, std::vector<std::uint64_t>> batches;
+  std::vector<std::string> batch_lines;  // dispatch(): entries not yet sent
+  std::vector<std::uint64_t> batch_ids;
+  std::size_t batch_bytes = 0;
 };
 
 std::string duration_text(Clock::duration d) {
@@ -179,6 +193,11 @@ class AdapterPool::Impl {
   void service(Clock::duration max_wait);
   void on_line(Proc& p, std::string_view line);
   void on_answer(Proc& p, std::string_view line);
+  void on_entry(Proc& p, const json::Value& answer, std::uint64_t id, std::size_t hash,
+                std::string_view line);
+  void on_batch_answer(Proc& p, const json::Value& answer, std::uint64_t id, std::string_view line);
+  void send_batch(Proc& p);
+  bool shares_batch(const Proc& p, const InFlight& f) const;
   void on_eof(Proc& p);
   void on_overlong(Proc& p);
   void check_deadlines();
@@ -209,6 +228,8 @@ void AdapterPool::Impl::launch(Proc& p) {
   ++p.generation;
   p.in_flight.clear();
   p.answered.clear();
+  p.batches.clear();
+  p.batch_limit = 1;
   p.process.reset();
   p.answer_seconds = p.answer_bytes = 0;
   p.last_read = Clock::time_point();
@@ -272,7 +293,11 @@ void AdapterPool::Impl::fail(Proc& p, std::optional<std::size_t> culprit, Outcom
   std::string tail = p.process->stderr_tail();
   auto now = Clock::now();
   double ms = 0;
-  if (!culprit && blame_oldest && !p.in_flight.empty()) culprit = p.in_flight.begin()->second.slot;
+  // A batch is answered in one line, so the oldest entry of a batch is no likelier to be the one at
+  // fault than its others: nobody is charged, and each is retried alone, where a failure is its own.
+  if (!culprit && blame_oldest && !p.in_flight.empty() && !shares_batch(p, p.in_flight.begin()->second)) {
+    culprit = p.in_flight.begin()->second.slot;
+  }
   for (const auto& [id, f] : p.in_flight) {
     if (culprit && f.slot == *culprit) ms = millis(now - f.sent);
   }
@@ -286,6 +311,7 @@ void AdapterPool::Impl::fail(Proc& p, std::optional<std::size_t> culprit, Outcom
     pending.push_front(slot);
   }
   p.in_flight.clear();
+  p.batches.clear();
   ++p.failures_in_a_row;
   if (stop_requested()) {  // no restart while stopping; the next decode() starts a fresh one
     p.process.reset();
@@ -352,6 +378,17 @@ void AdapterPool::Impl::on_line(Proc& p, std::string_view line) {
   }
   p.state = State::kReady;
   p.last_progress = Clock::now();
+  std::size_t batch_max = protocol::hello_batch_max(line, options.max_line_bytes);
+  if (batch_max >= 2) {
+    p.batch_limit = std::min({batch_max, options.max_batch, p.batch_cap,
+                              std::max<std::size_t>(1, options.max_in_flight / kBatchesInFlight)});
+  }
+}
+
+bool AdapterPool::Impl::shares_batch(const Proc& p, const InFlight& f) const {
+  if (f.batch == 0) return false;
+  auto it = p.batches.find(f.batch);
+  return it != p.batches.end() && it->second.size() > 1;
 }
 
 void AdapterPool::Impl::on_answer(Proc& p, std::string_view line) {
@@ -370,7 +407,100 @@ void AdapterPool::Impl::on_answer(Proc& p, std::string_view line) {
     fail(p, std::nullopt, Outcome::kProtocol, "answer without an integer id: " + protocol::excerpt(line));
     return;
   }
-  std::size_t hash = std::hash<std::string_view>{}(line);
+  if (auto batch = p.batches.find(*id); batch != p.batches.end()) {
+    on_batch_answer(p, answer, *id, line);
+    return;
+  }
+  if (auto it = p.in_flight.find(*id); it != p.in_flight.end() && it->second.batch != 0) {
+    fail(p, it->second.slot, Outcome::kProtocol,
+         "answered request " + std::to_string(*id) + " of batch " + std::to_string(it->second.batch) +
+             " on a line of its own: " + protocol::excerpt(line));
+    return;
+  }
+  on_entry(p, answer, *id, std::hash<std::string_view>{}(line), line);
+}
+
+// One batch line's answer: a refusal sends its entries back to the queue for smaller batches; else
+// answers[i] must answer entries[i] (same id), and the first one that does not, and every entry
+// after it, get protocol results (the process is restarted).
+void AdapterPool::Impl::on_batch_answer(Proc& p, const json::Value& answer, std::uint64_t batch_id,
+                                        std::string_view line) {
+  std::vector<std::uint64_t> entries = std::move(p.batches[batch_id]);
+  p.batches.erase(batch_id);
+  const json::Value* answers = answer.find("answers");
+  if (answers == nullptr || !answers->is_array()) {
+    const json::Value* error = answer.find("error");
+    if (error != nullptr && error->is_string() && answers == nullptr) {
+      // Refused (too many entries, most likely): nobody's fault; smaller batches from now on.
+      p.batch_cap = std::max<std::size_t>(1, entries.size() / 2);
+      p.batch_limit = std::min(p.batch_limit, p.batch_cap);
+      for (auto id = entries.rbegin(); id != entries.rend(); ++id) {
+        auto it = p.in_flight.find(*id);
+        if (it == p.in_flight.end()) continue;
+        pending.push_front(it->second.slot);
+        p.in_flight.erase(it);
+      }
+      p.last_progress = Clock::now();
+      return;
+    }
+    fail(p, std::nullopt, Outcome::kProtocol,
+         "answer to batch " + std::to_string(batch_id) +
+             " has no \"answers\" array: " + protocol::excerpt(line),
+         false);
+    return;
+  }
+  std::uint64_t generation = p.generation;
+  const auto& items = answers->items();
+  std::size_t line_hash = std::hash<std::string_view>{}(line);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    bool has_id = false;
+    std::uint64_t got = 0;
+    if (i < items.size()) {
+      if (auto answer_id = protocol::answer_id(items[i])) {
+        has_id = true;
+        got = *answer_id;
+      }
+    }
+    if (i >= items.size() || !has_id || got != entries[i]) {
+      std::string why = "batch " + std::to_string(batch_id) + " answer ";
+      why += i >= items.size() ? "has " + std::to_string(items.size()) + " answers for " +
+                                     std::to_string(entries.size()) + " requests"
+                               : "#" + std::to_string(i) + " has id " +
+                                     (has_id ? std::to_string(got) : std::string("(none)")) + ", expected " +
+                                     std::to_string(entries[i]);
+      // Every entry left unanswered gets the protocol result; the first is the one fail() charges.
+      std::optional<std::size_t> first;
+      for (std::size_t k = i; k < entries.size(); ++k) {
+        auto it = p.in_flight.find(entries[k]);
+        if (it == p.in_flight.end()) continue;
+        if (!first) {
+          first = it->second.slot;
+          continue;
+        }
+        if (it->second.slot != kCanary) {
+          finish(it->second.slot, Outcome::kProtocol,
+                 why + " (request " + std::to_string(entries[k]) + " unanswered)", "",
+                 millis(Clock::now() - it->second.sent));
+        }
+        p.in_flight.erase(it);
+      }
+      fail(p, first, Outcome::kProtocol, why, first.has_value());
+      return;
+    }
+    on_entry(p, items[i], entries[i], line_hash + i, line);
+    if (p.generation != generation) return;
+  }
+  if (items.size() > entries.size()) {
+    fail(p, std::nullopt, Outcome::kProtocol,
+         "batch " + std::to_string(batch_id) + " answer has " + std::to_string(items.size()) +
+             " answers for " + std::to_string(entries.size()) + " requests",
+         false);
+  }
+}
+
+void AdapterPool::Impl::on_entry(Proc& p, const json::Value& answer, std::uint64_t id_value, std::size_t hash,
+                                 std::string_view line) {
+  std::optional<std::uint64_t> id = id_value;
   auto it = p.in_flight.find(*id);
   if (it == p.in_flight.end()) {
     auto twice = p.answered.find(*id);
@@ -404,6 +534,7 @@ void AdapterPool::Impl::on_answer(Proc& p, std::string_view line) {
   }
   const InFlight f = it->second;
   auto now = Clock::now();
+  (void)line;
   if (f.slot == kCanary) {
     auto result = protocol::parse_decode_answer(answer);
     if (!result.ok()) {
@@ -516,9 +647,12 @@ void AdapterPool::Impl::check_deadlines() {
       const InFlight oldest = p.in_flight.begin()->second;
       if (now >= std::max(oldest.sent, p.last_progress) + oldest.budget) {
         const std::string& partial = p.process->partial_line();
-        fail(p, oldest.slot, Outcome::kTimeout,
+        std::optional<std::size_t> culprit;
+        if (!shares_batch(p, oldest)) culprit = oldest.slot;
+        fail(p, culprit, Outcome::kTimeout,
              "no answer within " + duration_text(oldest.budget) + "; adapter killed" +
-                 (partial.empty() ? "" : "; unterminated output: " + protocol::excerpt(partial)));
+                 (partial.empty() ? "" : "; unterminated output: " + protocol::excerpt(partial)),
+             culprit.has_value());
       }
     }
   }
@@ -554,6 +688,19 @@ void AdapterPool::Impl::dispatch() {
     pending.pop_front();
     std::uint64_t id = next_id++;
     Clock::duration budget = options.deadline;
+    bool alone = s.retried || best->probation;
+    if (s.kind != Kind::kBench && !alone && best->batch_limit > 1) {
+      std::string entry = s.kind == Kind::kDecode
+                              ? protocol::decode_request(id, s.request->root, s.request->input)
+                              : protocol::validate_request(id, s.document->document, s.document->input);
+      best->batch_bytes += entry.size();
+      best->batch_lines.push_back(std::move(entry));
+      best->batch_ids.push_back(id);
+      best->in_flight[id] = InFlight{slot, now, budget, false, 0};
+      if (best->batch_lines.size() >= best->batch_limit || best->batch_bytes >= kBatchBytes)
+        send_batch(*best);
+      continue;
+    }
     if (s.kind == Kind::kDecode) {
       best->process->enqueue(protocol::decode_request(id, s.request->root, s.request->input));
     } else if (s.kind == Kind::kValidate) {
@@ -566,9 +713,10 @@ void AdapterPool::Impl::dispatch() {
               ? protocol::bench_validate_request(id, s.document->document, s.document->input, s.iterations)
               : protocol::bench_request(id, s.request->root, s.request->input, s.iterations));
     }
-    best->in_flight[id] = InFlight{slot, now, budget, s.retried || best->probation};
+    best->in_flight[id] = InFlight{slot, now, budget, alone};
   }
   for (Proc& p : procs) {
+    if (!p.batch_lines.empty()) send_batch(p);
     if (p.process && p.process->wants_write()) p.process->flush();
   }
   if (pending.empty()) return;
@@ -586,6 +734,22 @@ void AdapterPool::Impl::dispatch() {
   }
   for (std::size_t slot : pending) finish(slot, outcome, name() + " is down: " + reason, tail, 0);
   pending.clear();
+}
+
+// Sends the entries dispatch() collected for `p`: one alone as its own line (the adapter's answer
+// is the same either way), more as one batch line under an id of its own.
+void AdapterPool::Impl::send_batch(Proc& p) {
+  if (p.batch_lines.size() == 1) {
+    p.process->enqueue(p.batch_lines.front());
+  } else {
+    std::uint64_t batch_id = next_id++;
+    p.process->enqueue(protocol::batch_request(batch_id, p.batch_lines));
+    for (std::uint64_t id : p.batch_ids) p.in_flight[id].batch = batch_id;
+    p.batches[batch_id] = p.batch_ids;
+  }
+  p.batch_lines.clear();
+  p.batch_ids.clear();
+  p.batch_bytes = 0;
 }
 
 void AdapterPool::Impl::service(Clock::duration max_wait) {
@@ -681,6 +845,7 @@ void AdapterPool::Impl::interrupt() {
       p.state = State::kDown;
       p.down_reason.clear();
       p.in_flight.clear();
+      p.batches.clear();
       ++p.generation;
     }
   }
@@ -708,7 +873,8 @@ void AdapterPool::Impl::coalesce() {
   auto wait = std::chrono::duration_cast<Clock::duration>(kMaxCoalesce);
   bool busy = false;
   for (const Proc& p : procs) {
-    if (p.state != State::kReady || p.in_flight.empty()) continue;
+    // A batching process answers many requests per line: there is nothing to collect.
+    if (p.state != State::kReady || p.in_flight.empty() || p.batch_limit > 1) continue;
     // Only while this process has plenty in flight. Requests still queued on this side are fine
     // (its stdin pipe was full when they stalled, so it has work), unless a line longer than the
     // pipe may be among them: the adapter would wait for its rest.

@@ -15,6 +15,10 @@
 // start it again. A process that fails 3 times in a row without a good answer must answer a payload
 // it answered before (the canary) alone, or it is down for the rest of the call with the class of
 // its last failure (docs/robustness.md).
+// An adapter whose hello lists the batch op gets what would be pipelined to it grouped into batch
+// lines (PoolOptions::max_batch); a broken batch answer charges the entries it fails to answer, a
+// refusal halves that adapter's batches, and a death or timeout with a batch in flight retries its
+// entries alone (docs/protocol.md, batch).
 // One caller at a time: a pool is not thread-safe (separate pools are independent).
 #pragma once
 
@@ -45,6 +49,9 @@ struct PoolOptions {
   std::chrono::milliseconds hello_deadline{60000};     ///< start-up, including the SDK's own loading
   std::size_t max_line_bytes = std::size_t{64} << 20;  ///< longer answer lines are a protocol error
   std::size_t stderr_tail_bytes = 16384;
+  /// Entries per batch line to an adapter whose hello lists the batch op (also at most its own
+  /// batch.max and max_in_flight / 4); 1 sends single requests to every adapter.
+  std::size_t max_batch = 64;
 };
 
 struct StartError {

@@ -8,11 +8,12 @@
 // invalid base64 -> error "invalid base64", text that is not JSON -> rejected with invalid_json,
 // bytes that are not UTF-8 -> error or rejected, a 1 MiB payload, bad request lines -> error with
 // id null (or the request's integer id), the optional bench op, the validate op (when the hello
-// lists the canonical layer), shutdown and end of input -> exit 0. Every line is held to its schema
-// in schemas/adapter-*.schema.json and to the structure the pool enforces (protocol_codec.hpp).
-// After each check a follow-up request must be answered next, so an extra line (a second answer, an
-// unsolicited note) or a death is charged to the check that caused it; a check that leaves the
-// adapter dead, hung or out of step gets a fresh process for the next one.
+// lists the canonical layer), the batch op (when it lists batch: one answer line, in order, a bad
+// entry a bad request, one entry over batch.max refused), shutdown and end of input -> exit 0. Every line is
+// held to its schema in schemas/adapter-*.schema.json and to the structure the pool enforces
+// (protocol_codec.hpp). After each check a follow-up request must be answered next, so an extra line (a
+// second answer, an unsolicited note) or a death is charged to the check that caused it; a check that leaves
+// the adapter dead, hung or out of step gets a fresh process for the next one.
 #pragma once
 
 #include <chrono>

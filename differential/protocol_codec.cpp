@@ -55,6 +55,10 @@ LineSchema line_schema(Line kind) {
       return {"adapter-bench.schema.json", "reply"};
     case Line::kValidateAnswer:
       return {"adapter-validate.schema.json", "reply"};
+    case Line::kBatchReply:
+      return {"adapter-batch.schema.json", "reply"};
+    case Line::kBatchRefusal:
+      return {"adapter-batch.schema.json", "refusal"};
   }
   return {"adapter-answer.schema.json", nullptr};
 }
@@ -119,6 +123,33 @@ std::string shutdown_request() { return "{\"op\":\"shutdown\"}\n"; }
 std::string validate_request(std::uint64_t id, std::string_view document, std::string_view input) {
   return "{\"op\":\"validate\",\"id\":" + std::to_string(id) + ",\"document\":" + json::quote(document) +
          ",\"input\":\"" + base64_encode(input) + "\"}\n";
+}
+
+std::string batch_request(std::uint64_t id, const std::vector<std::string>& entries) {
+  std::size_t size = 48;
+  for (const std::string& e : entries) size += e.size() + 1;
+  std::string line;
+  line.reserve(size);
+  line += "{\"op\":\"batch\",\"id\":" + std::to_string(id) + ",\"requests\":[";
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (i > 0) line += ',';
+    std::string_view e = entries[i];
+    if (!e.empty() && e.back() == '\n') e.remove_suffix(1);
+    line += e;
+  }
+  line += "]}\n";
+  return line;
+}
+
+std::size_t hello_batch_max(std::string_view line, std::size_t max_bytes) {
+  json::ParseLimits limits;
+  limits.max_bytes = max_bytes;
+  auto parsed = json::parse(line, limits);
+  if (!parsed.ok() || !parsed.value().is_object()) return 0;
+  const Value* batch = parsed.value().find("batch");
+  const Value* max = batch && batch->is_object() ? batch->find("max") : nullptr;
+  auto n = max ? integer(*max) : std::nullopt;
+  return n && *n >= 2 ? static_cast<std::size_t>(*n) : 0;
 }
 
 std::optional<std::string> schema_problem(Line kind, const Value& line) {

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "differential/impl_result.hpp"
 #include "json/value.hpp"
@@ -37,8 +38,24 @@ std::string shutdown_request();
 /// Layer 2: `document` is a schema document name ("intercept-request"), `input` the raw payload.
 std::string validate_request(std::uint64_t id, std::string_view document, std::string_view input);
 
+/// The batch op (schemas/adapter-batch.schema.json #/$defs/request): `entries` are request lines as
+/// the functions above build them (their trailing '\n' is dropped), sent as one line.
+std::string batch_request(std::uint64_t id, const std::vector<std::string>& entries);
+
+/// The hello reply's batch.max (schemas/adapter-hello.schema.json), or 0 when the line does not
+/// list the batch op. Call on a line parse_hello accepted.
+std::size_t hello_batch_max(std::string_view line, std::size_t max_bytes);
+
 /// The protocol lines that have a schema of their own (a `$defs` entry of a file in schemas/).
-enum class Line { kHelloReply, kHelloRefusal, kDecodeAnswer, kBenchReply, kValidateAnswer };
+enum class Line {
+  kHelloReply,
+  kHelloRefusal,
+  kDecodeAnswer,
+  kBenchReply,
+  kValidateAnswer,
+  kBatchReply,
+  kBatchRefusal
+};
 
 /// The first way `line` breaks its schema, as "at /diagnostics/0/code: expected one of ...
 /// (schemas/adapter-answer.schema.json)", or nullopt when it conforms. Thread-safe.

@@ -255,6 +255,8 @@ def serve(transform, name, inner_argv, on_hello=None, validate_transform=None):
         answer = inner.ask(line)
         if op == "hello" and isinstance(answer.get("implementation"), dict):
             answer["implementation"]["name"] = name
+            # The proxy alters single answers only: it does not pass on the batch op (docs/protocol.md).
+            answer.pop("batch", None)
             inner.hello = answer
             if on_hello:
                 on_hello(answer)

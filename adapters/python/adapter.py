@@ -26,6 +26,7 @@ import agenthooksprotocol.generated as generated
 import agenthooksprotocol.interop as interop
 import agenthooksprotocol.runtime as runtime
 
+BATCH_MAX = 256  # entries per batch line; more are refused
 PROTOCOL = 1
 PACKAGE_DIR = os.path.dirname(os.path.abspath(generated.__file__))
 
@@ -116,7 +117,8 @@ def hello(path, table):
             "lock": read_lock(), "schemaBundle": bundle if os.path.isfile(bundle) else None,
             "roots": sorted(table), "reportsWarnings": path != "direct",
             # One canonical entrypoint per SDK: the text path answers it, the direct path does not.
-            "layers": ["structural"] if path == "direct" else ["structural", "canonical"]}
+            "layers": ["structural"] if path == "direct" else ["structural", "canonical"],
+            "batch": {"max": BATCH_MAX}}
 
 
 def answer(rid, outcome, diagnostics=(), encoded=None, encode_error=None, message=None):
@@ -213,8 +215,36 @@ def handle(table, path, line, checker):
     """Returns (answer or None, exit code or None)."""
     try:
         request = json.loads(line)
+    except ValueError as error:
+        return answer(None, "error", message="bad request: %s: %s" % (type(error).__name__, error)), None
+    if type(request) is dict and request.get("op") == "batch":
+        return handle_batch(table, path, request, checker), None
+    return handle_request(table, path, request, checker)
+
+
+def handle_batch(table, path, request, checker):
+    """The batch op: one answer per entry, in order, in one line (docs/protocol.md)."""
+    bid = request.get("id") if type(request.get("id")) is int else None
+    entries = request.get("requests")
+    if type(entries) is not list or not entries:
+        return {"id": bid, "error": "bad batch: requests must be a non-empty array"}
+    if len(entries) > BATCH_MAX:
+        return {"id": bid, "error": "bad batch: %d requests, at most %d" % (len(entries), BATCH_MAX)}
+    answers = []
+    for entry in entries:
+        if type(entry) is not dict or entry.get("op") not in ("decode", "validate"):
+            rid = entry.get("id") if type(entry) is dict and type(entry.get("id")) is int else None
+            answers.append(answer(rid, "error", message="bad request: a batch entry is a decode or "
+                                                        "validate request object"))
+            continue
+        answers.append(handle_request(table, path, entry, checker)[0])
+    return {"id": bid, "answers": answers}
+
+
+def handle_request(table, path, request, checker):
+    try:
         op = request["op"]
-    except (ValueError, TypeError, KeyError) as error:
+    except (TypeError, KeyError) as error:
         return answer(None, "error", message="bad request: %s: %s" % (type(error).__name__, error)), None
     rid = request.get("id") if type(request.get("id")) is int else None
     try:

@@ -53,6 +53,9 @@ Value hello_answer(const schema::Ir& ir) {
   Value layers = Value::array();
   for (const auto& l : differential::reference_layers()) layers.push(Value::string(l));
   a.add("layers", std::move(layers));
+  Value batch = Value::object();
+  batch.add("max", Value::number("256"));  // kBatchMax
+  a.add("batch", std::move(batch));
   return a;
 }
 
@@ -94,6 +97,100 @@ Value validate(const schema::Ir& ir, const Value& req) {
                          r.message);
 }
 
+// Entries per batch line (the batch op, docs/protocol.md); a longer batch is refused.
+constexpr std::size_t kBatchMax = 256;
+
+// The answer to one decode, bench, validate or unknown-op request object.
+Value answer_request(const schema::Ir& ir, decoder::Decoder& decoder, const Value& req) {
+  const Value* op = req.find("op");
+  const Value* id = req.find("id");
+  std::string op_name = op && op->is_string() ? op->string_value() : "";
+  if (op_name == "validate") return validate(ir, req);
+  if (op_name != "decode" && op_name != "bench")
+    return error_answer(id, "bad request: unknown op '" + op_name + "'");
+  const Value* root_name = req.find("root");
+  const Value* input = req.find("input");
+  if (!id || !id->is_number() || !root_name || !root_name->is_string() || !input || !input->is_string()) {
+    return error_answer(id, "bad request: decode needs an integer id, a root and a base64 input");
+  }
+  auto bytes = base64_decode(input->string_value());
+  const schema::Root* root = ir.find_root(root_name->string_value());
+  if (op_name == "bench") {
+    const Value* iterations = req.find("iterations");
+    unsigned long long n = iterations && iterations->is_number() ? std::stoull(iterations->number_text()) : 1;
+    if (!bytes || !root) return error_answer(id, !bytes ? "invalid base64" : "unsupported root");
+    auto start = std::chrono::steady_clock::now();
+    for (unsigned long long i = 0; i < n; ++i) decoder.decode(*root, *bytes);
+    auto nanos =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+            .count();
+    Value a = Value::object();
+    a.add("id", *id);
+    a.add("nanos", Value::number(std::to_string(nanos)));
+    return a;
+  }
+  Value a = Value::object();
+  a.add("id", *id);
+  // An unknown root is "unsupported" whatever the input: the answer must not depend on the order
+  // in which the request's faults are checked (the SDK adapters check the root first too).
+  if (!root) {
+    a.add("outcome", Value::string("unsupported"));
+    a.add("diagnostics", Value::array());
+    a.add("encoded", Value::null());
+    a.add("encodeError", Value::null());
+    a.add("message", Value::string("no root named " + root_name->string_value()));
+    return a;
+  }
+  if (!bytes) return error_answer(id, "invalid base64");
+  decoder::DecodeResult result = decoder.decode(*root, *bytes);
+  a.add("outcome", Value::string(result.accepted ? "accepted" : "rejected"));
+  Value diags = Value::array();
+  for (const auto& d : result.diagnostics) {
+    Value o = Value::object();
+    o.add("path", Value::string(d.path));
+    o.add("code", Value::string(d.code));
+    o.add("severity", Value::string(decoder::severity_name(d.severity)));
+    diags.push(std::move(o));
+  }
+  a.add("diagnostics", std::move(diags));
+  a.add("encoded", result.encoded ? Value::string(base64_encode(*result.encoded)) : Value::null());
+  a.add("encodeError", Value::null());
+  a.add("message", Value::null());
+  return a;
+}
+
+// The batch op: one answer per entry, in order, in one line; a bad entry is answered as a bad request.
+Value answer_batch(const schema::Ir& ir, decoder::Decoder& decoder, const Value& req) {
+  const Value* id = req.find("id");
+  const Value* entries = req.find("requests");
+  Value a = Value::object();
+  a.add("id", id && id->is_number() ? *id : Value::null());
+  if (!entries || !entries->is_array() || entries->items().empty()) {
+    a.add("error", Value::string("bad batch: requests must be a non-empty array"));
+    return a;
+  }
+  if (entries->items().size() > kBatchMax) {
+    a.add("error", Value::string("bad batch: " + std::to_string(entries->items().size()) +
+                                 " requests, at most " + std::to_string(kBatchMax)));
+    return a;
+  }
+  Value answers = Value::array();
+  for (const Value& entry : entries->items()) {
+    const Value* op = entry.is_object() ? entry.find("op") : nullptr;
+    bool known =
+        op && op->is_string() && (op->string_value() == "decode" || op->string_value() == "validate");
+    if (!known) {
+      const Value* entry_id = entry.is_object() ? entry.find("id") : nullptr;
+      answers.push(error_answer(entry_id && entry_id->is_number() ? entry_id : nullptr,
+                                "bad request: a batch entry is a decode or validate request object"));
+      continue;
+    }
+    answers.push(answer_request(ir, decoder, entry));
+  }
+  a.add("answers", std::move(answers));
+  return a;
+}
+
 int serve(const std::string& schema_path) {
   schema::Ir ir = load_ir_or_fail(schema_path);
   decoder::Decoder decoder(ir);
@@ -110,7 +207,6 @@ int serve(const std::string& schema_path) {
     }
     const Value& req = request.value();
     const Value* op = req.find("op");
-    const Value* id = req.find("id");
     std::string op_name = op && op->is_string() ? op->string_value() : "";
     if (op_name == "hello") {
       const Value* protocol = req.find("protocol");
@@ -127,73 +223,7 @@ int serve(const std::string& schema_path) {
       continue;
     }
     if (op_name == "shutdown") return 0;
-    if (op_name == "validate") {
-      send(validate(ir, req));
-      continue;
-    }
-    if (op_name != "decode" && op_name != "bench") {
-      send(error_answer(id, "bad request: unknown op '" + op_name + "'"));
-      continue;
-    }
-    const Value* root_name = req.find("root");
-    const Value* input = req.find("input");
-    if (!id || !id->is_number() || !root_name || !root_name->is_string() || !input || !input->is_string()) {
-      send(error_answer(id, "bad request: decode needs an integer id, a root and a base64 input"));
-      continue;
-    }
-    auto bytes = base64_decode(input->string_value());
-    const schema::Root* root = ir.find_root(root_name->string_value());
-    if (op_name == "bench") {
-      const Value* iterations = req.find("iterations");
-      unsigned long long n =
-          iterations && iterations->is_number() ? std::stoull(iterations->number_text()) : 1;
-      if (!bytes || !root) {
-        send(error_answer(id, !bytes ? "invalid base64" : "unsupported root"));
-        continue;
-      }
-      auto start = std::chrono::steady_clock::now();
-      for (unsigned long long i = 0; i < n; ++i) decoder.decode(*root, *bytes);
-      auto nanos =
-          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
-              .count();
-      Value a = Value::object();
-      a.add("id", *id);
-      a.add("nanos", Value::number(std::to_string(nanos)));
-      send(a);
-      continue;
-    }
-    Value a = Value::object();
-    a.add("id", *id);
-    // An unknown root is "unsupported" whatever the input: the answer must not depend on the order
-    // in which the request's faults are checked (the SDK adapters check the root first too).
-    if (!root) {
-      a.add("outcome", Value::string("unsupported"));
-      a.add("diagnostics", Value::array());
-      a.add("encoded", Value::null());
-      a.add("encodeError", Value::null());
-      a.add("message", Value::string("no root named " + root_name->string_value()));
-      send(a);
-      continue;
-    }
-    if (!bytes) {
-      send(error_answer(id, "invalid base64"));
-      continue;
-    }
-    decoder::DecodeResult result = decoder.decode(*root, *bytes);
-    a.add("outcome", Value::string(result.accepted ? "accepted" : "rejected"));
-    Value diags = Value::array();
-    for (const auto& d : result.diagnostics) {
-      Value o = Value::object();
-      o.add("path", Value::string(d.path));
-      o.add("code", Value::string(d.code));
-      o.add("severity", Value::string(decoder::severity_name(d.severity)));
-      diags.push(std::move(o));
-    }
-    a.add("diagnostics", std::move(diags));
-    a.add("encoded", result.encoded ? Value::string(base64_encode(*result.encoded)) : Value::null());
-    a.add("encodeError", Value::null());
-    a.add("message", Value::null());
-    send(a);
+    send(op_name == "batch" ? answer_batch(ir, decoder, req) : answer_request(ir, decoder, req));
   }
   return 0;
 }

@@ -38,6 +38,11 @@ Per request, markers in the decoded input bytes:
   is answered with outcome error, an unknown root is unsupported, invalid base64 and bytes that are
   not UTF-8 are errors, text that is not JSON is rejected with invalid_json.
 --always MARKER applies a per-request marker to every decode (repeatable), e.g. --always WRONGID.
+--batch N lists the batch op in hello (batch.max N) and answers batch lines (entries run in order;
+  the markers work inside them); more than N entries (or than
+  --batch-accepts M, which lets the hello overstate it) are refused. --batch-lie MODE then breaks the
+  batch answer: split (each answer on its own line), reorder (answers reversed), drop (the last
+  answer missing), duplicate (the first answer twice), wrongid (the first answer's id + 10**9).
 --canonical lists the canonical layer in hello and answers the validate op: document "fake-valid"
   is valid, "fake-invalid" invalid at /x (text that is not JSON: invalid at ""), any other
   unsupported; the markers CRASH and HANG in the input work as for decode.
@@ -54,15 +59,29 @@ import threading
 import time
 
 out_lock = threading.Lock()
+capture = None  # a list while a batch runs: its entries' answers go here instead of stdout
 
 
 def send_raw(data):
+    if capture is not None:  # inside a batch: whole answer lines join it, anything else goes out as is
+        rest = b""
+        for piece in data.split(b"\n"):
+            try:
+                capture.append(json.loads(piece))
+            except ValueError:
+                rest += piece + b"\n" if piece else b""
+        if not rest:
+            return
+        data = rest
     with out_lock:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
 
 
 def send(obj):
+    if capture is not None:
+        capture.append(obj)
+        return
     send_raw(json.dumps(obj, separators=(",", ":")).encode() + b"\n")
 
 
@@ -181,6 +200,42 @@ def validate(args, request):
     send(verdict)
 
 
+def run_batch(args, request):
+    global capture
+    bid, entries = request.get("id"), request.get("requests")
+    limit = args.batch_accepts or args.batch
+    if type(entries) is not list or not entries or len(entries) > limit:
+        send({"id": bid, "error": "bad batch: %s requests, at most %d" %
+              (len(entries) if type(entries) is list else "no", limit)})
+        return
+    capture = []
+    for entry in entries:
+        op = entry.get("op") if type(entry) is dict else None
+        if op == "decode" and type(entry.get("id")) is int and isinstance(entry.get("input"), str) \
+                and isinstance(entry.get("root"), str):
+            decode(args, entry)
+        elif op == "validate" and args.canonical:
+            validate(args, entry)
+        else:
+            rid = entry.get("id") if type(entry) is dict and type(entry.get("id")) is int else None
+            send(dict(answer(rid, None, "error"), message="bad request: not a decode or validate request"))
+    answers, capture = capture, None
+    lie = args.batch_lie
+    if lie == "split":
+        for a in answers:
+            send(a)
+        return
+    if lie == "reorder":
+        answers.reverse()
+    if lie == "drop":
+        answers.pop()
+    if lie == "duplicate":
+        answers.insert(0, answers[0])
+    if lie == "wrongid":
+        answers[0] = dict(answers[0], id=answers[0]["id"] + 10**9)
+    send({"id": bid, "answers": answers})
+
+
 def handshake(args, line):
     request = json.loads(line)
     if args.strict and request != {"op": "hello", "protocol": 1}:
@@ -205,6 +260,8 @@ def handshake(args, line):
         send_raw(b"Welcome to fake adapter!\n")
         return
     reply = hello()
+    if args.batch:
+        reply["batch"] = {"max": args.batch}
     if args.canonical:
         reply["layers"] = ["structural", "canonical"]
     if mode == "protocol2":
@@ -230,7 +287,7 @@ def strict_request(line):
     op = request.get("op")
     if op == "shutdown":
         return request, None
-    if op == "validate":
+    if op in ("validate", "batch"):
         return request, None
     if op not in ("decode", "bench"):
         return rid, "unknown op %r" % (op,)
@@ -250,6 +307,9 @@ def main():
     parser.add_argument("--strict", action="store_true")
     parser.add_argument("--always", action="append", default=[])
     parser.add_argument("--canonical", action="store_true")
+    parser.add_argument("--batch", type=int, default=0)
+    parser.add_argument("--batch-lie", default=None)
+    parser.add_argument("--batch-accepts", type=int, default=0)
     args = parser.parse_args()
     lines = iter(sys.stdin.buffer.readline, b"")
     first = next(lines, None)
@@ -269,6 +329,9 @@ def main():
         op = request.get("op")
         if op == "shutdown":
             return 0
+        if op == "batch" and args.batch:
+            run_batch(args, request)
+            continue
         if op == "validate" and args.canonical:
             validate(args, request)
             continue

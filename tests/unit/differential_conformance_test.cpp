@@ -62,7 +62,7 @@ TEST(Conformance, StrictFakePassesEveryCheck) {
   EXPECT_NE(checks["handshake"]->detail.find("fake 0.0.1 (python"), std::string::npos);
   EXPECT_NE(checks["bench-op"]->detail.find("3 iterations"), std::string::npos);
   EXPECT_NE(checks["refuses-protocol-999"]->detail.find("exit status 2"), std::string::npos);
-  EXPECT_NE(format(r).find("all 15 checks passed"), std::string::npos);
+  EXPECT_NE(format(r).find("all 16 checks passed"), std::string::npos);
 }
 
 TEST(Conformance, ConcurrentStrictFakeMayAnswerInAnyOrder) {
@@ -192,6 +192,30 @@ TEST(Conformance, ValidateOp) {
   Report structural = run(fake({"--strict"}), quick({"validate-op"}));
   EXPECT_TRUE(structural.passed()) << format(structural);
   EXPECT_NE(by_name(structural)["validate-op"]->detail.find("not asked"), std::string::npos);
+}
+
+// The batch op: a well-behaved batching adapter passes every check; one that lists the op and then
+// answers batches wrongly fails exactly batch-op.
+TEST(Conformance, BatchOp) {
+  Report r = run(fake({"--strict", "--canonical", "--batch", "8"}), quick({"batch-op"}));
+  EXPECT_TRUE(r.passed()) << format(r);
+  auto checks = by_name(r);
+  ASSERT_TRUE(checks.count("batch-op")) << format(r);
+  EXPECT_NE(checks["batch-op"]->detail.find("9 entries refused"), std::string::npos)
+      << checks["batch-op"]->detail;
+  EXPECT_NE(checks["handshake"]->detail.find("batch max 8"), std::string::npos);
+
+  for (const char* lie : {"split", "reorder", "drop", "duplicate", "wrongid"}) {
+    Report liar = run(fake({"--strict", "--batch", "8", "--batch-lie", lie}), quick({"batch-op"}));
+    EXPECT_EQ(failed(liar), (std::set<std::string>{"batch-op"})) << lie << "\n" << format(liar);
+  }
+  // Lists 8 but refuses more than 2: the batch of 4 entries is refused where answers were due.
+  Report refuses = run(fake({"--strict", "--batch", "8", "--batch-accepts", "2"}), quick({"batch-op"}));
+  EXPECT_EQ(failed(refuses), (std::set<std::string>{"batch-op"})) << format(refuses);
+
+  Report single = run(fake({"--strict"}), quick({"batch-op"}));
+  EXPECT_TRUE(single.passed()) << format(single);
+  EXPECT_NE(by_name(single)["batch-op"]->detail.find("no batch op"), std::string::npos);
 }
 
 // The C++ decoder behind the protocol, on the installed schema, when this build dir has the binary.

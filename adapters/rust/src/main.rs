@@ -86,6 +86,9 @@ macro_rules! roots {
 
 include!(concat!(env!("OUT_DIR"), "/roots.rs"));
 
+/// Entries per batch line (the batch op, docs/protocol.md); a longer batch is refused.
+const BATCH_MAX: usize = 256;
+
 fn hello(direct: bool) -> Value {
     let lock: Value =
         serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/sdk-lock.json"))).unwrap_or(Value::Null);
@@ -100,7 +103,8 @@ fn hello(direct: bool) -> Value {
             "os": format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH)},
         "lock": lock, "schemaBundle": bundle, "roots": roots, "reportsWarnings": !direct,
         // One canonical entrypoint per SDK: the text path answers it, the direct path does not.
-        "layers": if direct { json!(["structural"]) } else { json!(["structural", "canonical"]) }})
+        "layers": if direct { json!(["structural"]) } else { json!(["structural", "canonical"]) },
+        "batch": {"max": BATCH_MAX}})
 }
 
 fn answer(id: &Value, o: Outcome) -> Value {
@@ -241,6 +245,43 @@ fn handle(line: &[u8], direct: bool, schemas: &Result<Schemas, String>) -> (Opti
         }
         Err(e) => return (Some(error(&Value::Null, format!("bad request: {e}"))), None),
     };
+    if request["op"].as_str() == Some("batch") {
+        return (Some(batch(&request, direct, schemas)), None);
+    }
+    handle_request(&request, direct, schemas)
+}
+
+/// The batch op: one answer per entry, in order, in one line; a bad entry is answered as a bad request.
+fn batch(request: &Value, direct: bool, schemas: &Result<Schemas, String>) -> Value {
+    let id = if request["id"].is_u64() { request["id"].clone() } else { Value::Null };
+    let entries = match request["requests"].as_array() {
+        Some(entries) if !entries.is_empty() => entries,
+        _ => return json!({"id": id, "error": "bad batch: requests must be a non-empty array"}),
+    };
+    if entries.len() > BATCH_MAX {
+        let message = format!("bad batch: {} requests, at most {BATCH_MAX}", entries.len());
+        return json!({"id": id, "error": message});
+    }
+    let answers: Vec<Value> = entries
+        .iter()
+        .map(|entry| match entry["op"].as_str() {
+            Some("decode" | "validate") if entry.is_object() => {
+                handle_request(entry, direct, schemas).0.unwrap_or(Value::Null)
+            }
+            _ => {
+                let entry_id = if entry["id"].is_u64() { entry["id"].clone() } else { Value::Null };
+                error(&entry_id, "bad request: a batch entry is a decode or validate request object".into())
+            }
+        })
+        .collect();
+    json!({"id": id, "answers": answers})
+}
+
+fn handle_request(
+    request: &Value,
+    direct: bool,
+    schemas: &Result<Schemas, String>,
+) -> (Option<Value>, Option<i32>) {
     let id = match &request["id"] {
         Value::Number(n) if n.is_i64() || n.is_u64() => request["id"].clone(),
         _ => Value::Null,
