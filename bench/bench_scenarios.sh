@@ -86,14 +86,20 @@ bench() {
     "$(echo "$ROWS / $d" | bc -l)" "$(echo "$o / $d" | bc -l)" "$(echo "$ROWS / $f" | bc -l)" "$(echo "$o / $f" | bc -l)"
   eval "own_rate_$name=\$(echo \"$ROWS / $o\" | bc -l)"
 }
+# BENCH_CLIENTS="rust" measures only those clients (default: python rust).
+CLIENTS=" ${BENCH_CLIENTS:-python rust} "
 PY_BIN=$ROOT/.venv/bin/python
-if [ -x "$PY_BIN" ]; then
+if [[ $CLIENTS != *" python "* ]]; then
+  :
+elif [ -x "$PY_BIN" ]; then
   bench python "$PY_BIN" -m agenthooksprotocol.interop client -- "$PY_BIN" -m agenthooksprotocol.interop server
 else
   echo "python   skipped: .venv not set up (./setup install)"
 fi
 RS_BIN=$ROOT/adapters/rust/interop/bin/interop
-if [ -x "$RS_BIN" ]; then
+if [[ $CLIENTS != *" rust "* ]]; then
+  :
+elif [ -x "$RS_BIN" ]; then
   (cd "$ROOT/adapters/rust" && bench rust "$RS_BIN" client -- "$RS_BIN" server)
 else
   echo "rust     skipped: the interop binary is not built (adapters/rust/install.sh)"
