@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_schema.hpp"
 #include "bench/bench_support.hpp"
 #include "decoder/decoder.hpp"
 #include "schema/loader.hpp"
@@ -78,20 +79,8 @@ int main(int argc, char** argv) {
       docs.emplace_back(a.substr(0, colon), read_file(a.substr(colon + 1)));
     }
   }
-  if (schema_path.empty()) {
-    auto found = schema::default_schema_path();
-    if (!found) {
-      std::cerr
-          << "ERROR: no schema installed (run ./setup install) and no --schema given; nothing measured\n";
-      return 2;
-    }
-    schema_path = *found;
-  }
-  auto ir = schema::load_schema(schema_path);
-  if (!ir.ok()) {
-    std::cerr << "ERROR: " << ir.error().message() << "\n";
-    return 2;
-  }
+  auto ir = bench::load_bench_schema(schema_path);
+  if (!ir) return 2;
   if (docs.empty()) {
     for (const char* dir : {"/corpus/examples", "/bench/payloads"}) {
       for (const auto& e : std::filesystem::directory_iterator(std::string(CROSSCHECK_SOURCE_DIR) + dir)) {

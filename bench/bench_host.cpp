@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_schema.hpp"
 #include "bench/bench_support.hpp"
 #include "canonical/canonical_validator.hpp"
 #include "host/host.hpp"
@@ -50,20 +51,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (schema_path.empty()) {
-    auto found = schema::default_schema_path();
-    if (!found) {
-      std::cerr
-          << "ERROR: no schema installed (run ./setup install) and no --schema given; nothing measured\n";
-      return 2;
-    }
-    schema_path = *found;
-  }
-  auto ir = schema::load_schema(schema_path);
-  if (!ir.ok()) {
-    std::cerr << "ERROR: " << ir.error().message() << "\n";
-    return 2;
-  }
+  auto ir = bench::load_bench_schema(schema_path);
+  if (!ir) return 2;
   auto validator = canonical::CanonicalValidator::from_ir(ir.value());
   if (!validator.ok()) {
     std::cerr << "ERROR: " << validator.error().text() << "\n";

@@ -155,16 +155,8 @@ LayerChoice parse_layers(const std::string& text) {
 /// asked for the layer, else a note and none.
 std::vector<scenario::ClientSpec> contextual_clients(const FuzzOptions& o,
                                                      const differential::ImplementationSet& set, bool asked) {
-  std::vector<std::string> names;
-  if (!o.clients.empty()) {
-    for (std::size_t start = 0; start <= o.clients.size();) {
-      std::size_t comma = std::min(o.clients.find(',', start), o.clients.size());
-      std::string name = o.clients.substr(start, comma - start);
-      if (!name.empty() && name != differential::kReferenceImplementation) names.push_back(name);
-      start = comma + 1;
-    }
-    return pick_clients(o.client_config, names, false);  // named: each must be available (exit 3)
-  }
+  if (!o.clients.empty())
+    return pick_clients(o.client_config, client_names(o.clients), false);  // each must run
   const std::string path = o.client_config.empty() ? scenario::default_client_config_path() : o.client_config;
   auto all = scenario::load_client_config(path, scenario::checkout_dir());
   if (!all.ok()) throw Fatal(all.error());

@@ -166,13 +166,7 @@ void prepare_out(const Options& o) {
 }
 
 int run(Options& o) {
-  for (std::size_t start = 0; start < o.clients_text.size();) {
-    std::size_t comma = std::min(o.clients_text.find(',', start), o.clients_text.size());
-    // The reference always runs; naming it among the clients is allowed and changes nothing.
-    std::string name = o.clients_text.substr(start, comma - start);
-    if (comma > start && name != differential::kReferenceImplementation) o.clients.push_back(name);
-    start = comma + 1;
-  }
+  o.clients = client_names(o.clients_text);
   // The baseline is checked before any work starts (a bad one is exit 2, nothing run).
   std::optional<baseline::Baseline> known;
   if (!o.baseline.empty()) known = baseline::load_baseline(o.baseline);

@@ -1,11 +1,24 @@
 // scenario_support.cpp: the reference host's result on a row, and client selection.
 #include "cli/scenario_support.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 #include "cli/command.hpp"
+#include "differential/impl_result.hpp"
 
 namespace crosscheck::cli {
+
+std::vector<std::string> client_names(const std::string& text) {
+  std::vector<std::string> names;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    std::string name = text.substr(start, comma - start);
+    if (!name.empty() && name != differential::kReferenceImplementation) names.push_back(std::move(name));
+    start = comma + 1;
+  }
+  return names;
+}
 
 std::vector<scenario::ClientSpec> pick_clients(const std::string& config_path,
                                                const std::vector<std::string>& names, bool servers) {

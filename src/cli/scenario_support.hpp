@@ -9,6 +9,10 @@
 
 namespace crosscheck::cli {
 
+/// --clients a,b: the names in order, without empty ones and without the reference (it always runs;
+/// naming it among the clients is allowed and changes nothing).
+std::vector<std::string> client_names(const std::string& text);
+
 /// The clients of `config_path` ("" for adapters/clients.json) named in `names` (empty: every
 /// available one, warning about the others on stderr). With `servers`, a client without a server
 /// command is unavailable. Fatal exit 3 when a named one is unavailable or none is left, exit 2 for a
