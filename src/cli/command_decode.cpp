@@ -1,12 +1,9 @@
 // command_decode.cpp: `crosscheck decode`, the C++ structural decoder on one payload.
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
-#include <sstream>
 #include <string>
 
 #include "cli/command.hpp"
+#include "cli/payload_input.hpp"
 #include "cli/schema_option.hpp"
 #include "decoder/decoder.hpp"
 #include "json/write.hpp"
@@ -14,21 +11,6 @@
 
 namespace crosscheck::cli {
 namespace {
-
-std::string read_input(const std::string& file) {
-  if (file == "-") {
-    return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  }
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec))
-    throw Fatal("cannot read payload file " + file + ": it is a directory");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Fatal("cannot read payload file " + file);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) throw Fatal("cannot read payload file " + file);
-  return bytes.str();
-}
 
 /// {"outcome", "diagnostics":[{path, code, severity, message}], "encoded": <value> | null} on one line.
 std::string render(const decoder::DecodeResult& result) {
@@ -70,7 +52,7 @@ const CommandSpec kSpec{
           for (const auto& r : ir.roots) known += (known.empty() ? "" : ", ") + r.snake_name;
           throw Fatal("unknown root " + *root + "; known roots: " + known);
         }
-        std::string bytes = read_input(*file);
+        std::string bytes = read_payload_or_fail(*file);
         decoder::Decoder decoder(ir);
         decoder::DecodeResult result = decoder.decode(*found, bytes);
         std::cout << render(result) << std::flush;

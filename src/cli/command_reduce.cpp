@@ -201,6 +201,17 @@ bool is_scenario_folder(const fs::path& findings) {
   return false;
 }
 
+/// The last lines of a run folder's reduction, the same for both layers' reducers.
+template <typename Done>
+void print_folder_summary(const Done& done, std::size_t budget, const char* unit) {
+  for (const auto& s : done.skipped) std::cout << "not reduced: " << s << "\n";
+  std::cout << done.reduced.size() << " finding(s) minimized in " << done.calls << " of " << budget << " "
+            << unit;
+  if (done.buckets_left)
+    std::cout << "; " << done.buckets_left << " bucket(s) left (run again, or a larger --budget)";
+  std::cout << "\n";
+}
+
 int reduce_scenario_run(const ReduceCliOptions& o, const fs::path& findings) {
   if (!o.bucket.empty()) throw Fatal("--bucket goes with one finding file, not with a run folder");
   differential::install_stop_handlers();
@@ -216,12 +227,7 @@ int reduce_scenario_run(const ReduceCliOptions& o, const fs::path& findings) {
   };
   const std::size_t budget = o.budget_given ? o.budget : kScenarioDefaultBudget * 4;
   auto done = reduce::reduce_scenario_run_folder(findings.string(), factory, budget, base, std::cout);
-  for (const auto& s : done.skipped) std::cout << "not reduced: " << s << "\n";
-  std::cout << done.reduced.size() << " finding(s) minimized in " << done.calls << " of " << budget
-            << " client runs";
-  if (done.buckets_left)
-    std::cout << "; " << done.buckets_left << " bucket(s) left (run again, or a larger --budget)";
-  std::cout << "\n";
+  print_folder_summary(done, budget, "client runs");
   return kExitClean;
 }
 
@@ -248,12 +254,7 @@ int reduce_run(const ReduceCliOptions& o) {
   r.base.should_stop = [] { return differential::stop_requested(); };
   if (o.verbose) r.base.log = &std::cerr;
   auto done = reduce::reduce_run_folder(o.finding, *set, r, std::cout);
-  for (const auto& s : done.skipped) std::cout << "not reduced: " << s << "\n";
-  std::cout << done.reduced.size() << " finding(s) minimized in " << done.calls << " of " << o.budget
-            << " calls";
-  if (done.buckets_left)
-    std::cout << "; " << done.buckets_left << " bucket(s) left (run again, or a larger --budget)";
-  std::cout << "\n";
+  print_folder_summary(done, o.budget, "calls");
   return kExitClean;
 }
 

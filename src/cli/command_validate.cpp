@@ -1,33 +1,15 @@
 // command_validate.cpp: `crosscheck validate`, the C++ reference canonical validator on one payload.
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
-#include <sstream>
 #include <string>
 
 #include "canonical/canonical_validator.hpp"
 #include "cli/command.hpp"
+#include "cli/payload_input.hpp"
 #include "cli/schema_option.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::cli {
 namespace {
-
-std::string read_payload(const std::string& file) {
-  if (file == "-") {
-    return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  }
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec))
-    throw Fatal("cannot read payload file " + file + ": it is a directory");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Fatal("cannot read payload file " + file);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) throw Fatal("cannot read payload file " + file);
-  return bytes.str();
-}
 
 const CommandSpec kSpec{
     "validate",
@@ -59,7 +41,7 @@ const CommandSpec kSpec{
           for (const auto& name : validator->documents()) known += (known.empty() ? "" : ", ") + name;
           throw Fatal("unknown document " + *document + "; known documents: " + known);
         }
-        std::string bytes = read_payload(*file);
+        std::string bytes = read_payload_or_fail(*file);
         json::Validation result = *validator->validate(*document, bytes);
         std::cout << canonical::render(result) << "\n" << std::flush;
         return result.valid ? kExitClean : kExitDivergence;

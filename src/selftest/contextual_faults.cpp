@@ -52,6 +52,17 @@ scenario::ClientSpec standin(const scenario::ClientSpec& real, const std::string
   return s;
 }
 
+/// The runner of the stand-in for `fault`, its client files under `folder`/clients. The deadline is
+/// generous: the stand-in runs the real client and `crosscheck apply` per row.
+scenario::ClientRunner standin_runner(const scenario::ClientSpec& real, const std::string& fault,
+                                      const Options& o, const std::string& folder) {
+  scenario::RunnerOptions ro;
+  ro.work_dir = (fs::path(folder) / "clients").string();
+  ro.crosscheck_exe = o.crosscheck_exe;
+  ro.batch_deadline = std::chrono::milliseconds(120000);
+  return scenario::ClientRunner(standin(real, fault, o), ro);
+}
+
 std::vector<const scenario_gen::Family*> families_of(const std::vector<std::string>& names) {
   std::vector<const scenario_gen::Family*> out;
   if (names.empty()) {
@@ -141,11 +152,7 @@ FaultReport run_contextual_fault(const canonical::CanonicalValidator& validator,
     r.note = real.error();
     return r;
   }
-  scenario::RunnerOptions ro;
-  ro.work_dir = (fs::path(r.folder) / "clients").string();
-  ro.crosscheck_exe = o.crosscheck_exe;
-  ro.batch_deadline = std::chrono::milliseconds(120000);
-  scenario::ClientRunner runner(standin(real.value(), fault.name, o), ro);
+  scenario::ClientRunner runner = standin_runner(real.value(), fault.name, o, r.folder);
   BatchLoop loop{validator, o, families_of(fault.families)};
   try {
     loop.run(
@@ -215,6 +222,9 @@ FaultReport run_contextual_fault(const canonical::CanonicalValidator& validator,
   return r;
 }
 
+constexpr std::uint64_t kMinRewordedRows = 5;
+constexpr double kRewordingExtraSeconds = 120;
+
 ContextualFalseAlarmReport run_contextual_false_alarms(const canonical::CanonicalValidator& validator,
                                                        const Options& o, std::ostream& log) {
   ContextualFalseAlarmReport r;
@@ -225,15 +235,15 @@ ContextualFalseAlarmReport run_contextual_false_alarms(const canonical::Canonica
     r.note = real.error();
     return r;
   }
-  scenario::RunnerOptions ro;
-  ro.work_dir = (fs::path(r.folder) / "clients").string();
-  ro.crosscheck_exe = o.crosscheck_exe;
-  ro.batch_deadline = std::chrono::milliseconds(120000);
-  scenario::ClientRunner runner(standin(real.value(), kRewordingFault, o), ro);
+  scenario::ClientRunner runner = standin_runner(real.value(), kRewordingFault, o, r.folder);
   BatchLoop loop{validator, o, families_of({})};
+  // The time is a floor, not the whole budget: on a loaded machine one batch can take the whole
+  // --time, and a check judged on no reworded row says nothing. So it goes on, up to 120 s more,
+  // until kMinRewordedRows rows had an error text to reword.
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
   try {
     loop.run(
-        runner, o.false_alarm_seconds,
+        runner, o.false_alarm_seconds + kRewordingExtraSeconds,
         [&](const RowVerdict& v, double, const std::string&) {
           if (!v.altered) return;
           ++r.altered_rows;
@@ -242,7 +252,7 @@ ContextualFalseAlarmReport run_contextual_false_alarms(const canonical::Canonica
             if (r.details.size() < 20) r.details.push_back(v.id + ": " + d.summary);
           }
         },
-        [] { return false; });
+        [&] { return elapsed() >= o.false_alarm_seconds && r.altered_rows >= kMinRewordedRows; });
   } catch (const Fatal& e) {
     r.note = std::string("the stand-in could not run: ") + e.what();
     return r;
