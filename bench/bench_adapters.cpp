@@ -13,7 +13,10 @@
 // An adapter that cannot start is reported as skipped with the reason; one without the bench op
 // gets its harness rate and no ratio. The load average is printed before and after, since the
 // figures only mean something next to it.
-// Usage: bench_adapters [--adapters a,b] [--seconds S] [--in-flight N] [--batch N] [root:file.json ...]
+// --config FILE reads the adapters from another configuration than adapters/default.json (for
+// example one that also names main's build as "cpp-main", to measure before and after in one run).
+// Usage: bench_adapters [--adapters a,b] [--config FILE] [--seconds S] [--in-flight N] [--batch N]
+//                       [root:file.json ...]
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -264,6 +267,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> names = {"cpp", "python", "rust"};
   double seconds = 4;
   std::size_t in_flight = 64, batch_size = 1024;
+  std::string config_path = differential::default_adapter_config_path();
   std::vector<Payload> payloads;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -276,6 +280,8 @@ int main(int argc, char** argv) {
     };
     if (a == "--adapters") {
       names = split(value("--adapters"));
+    } else if (a == "--config") {
+      config_path = value("--config");
     } else if (a == "--seconds") {
       seconds = std::stod(value("--seconds"));
     } else if (a == "--in-flight") {
@@ -283,8 +289,8 @@ int main(int argc, char** argv) {
     } else if (a == "--batch") {
       batch_size = std::max<std::size_t>(1, std::stoul(value("--batch")));
     } else if (a == "--help" || a == "-h") {
-      std::cout << "usage: bench_adapters [--adapters cpp,python,rust] [--seconds 4] [--in-flight 64] "
-                   "[--batch 1024] [root:payload.json ...]\n";
+      std::cout << "usage: bench_adapters [--adapters cpp,python,rust] [--config adapters/default.json] "
+                   "[--seconds 4] [--in-flight 64] [--batch 1024] [root:payload.json ...]\n";
       return 0;
     } else {
       auto colon = a.find(':');
@@ -345,8 +351,7 @@ int main(int argc, char** argv) {
   std::cout << "in-process C++ decoder: " << fixed(static_cast<double>(payloads.size()) / cpp_round, 0)
             << " req/s over the mix\n";
 
-  auto all = differential::load_adapter_config(differential::default_adapter_config_path(),
-                                               differential::repository_root());
+  auto all = differential::load_adapter_config(config_path, differential::repository_root());
   if (!all.ok()) {
     std::cerr << "ERROR: " << all.error() << "\n";
     return 2;

@@ -15,8 +15,9 @@
 //     the C++ validator here; python: the SDK in the venv), with the ratio (goal: at least 0.8).
 // Rates over a payload mix are over whole rounds of it (each payload once per round). Not a test:
 // figures only, and they mean little on a busy machine (the load average is printed beside them).
-// Usage: bench_validator [--schema PATH] [--seconds N] [--adapters a,b] [--in-flight N] [--batch N]
-//                        [document:payload.json ...]
+// --config FILE reads the adapters from another configuration than adapters/default.json.
+// Usage: bench_validator [--schema PATH] [--seconds N] [--adapters a,b] [--config FILE] [--in-flight N]
+//                        [--batch N] [document:payload.json ...]
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -91,6 +92,7 @@ int main(int argc, char** argv) {
   double seconds = 3;
   std::vector<std::string> adapters = {"cpp", "python", "rust"};
   std::size_t in_flight = 64, batch_size = 1024;
+  std::string config_path = differential::default_adapter_config_path();
   std::vector<std::pair<std::string, std::string>> docs;  // document, bytes
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -103,6 +105,8 @@ int main(int argc, char** argv) {
       std::stringstream list(argv[++i]);
       for (std::string name; std::getline(list, name, ',');)
         if (!name.empty()) adapters.push_back(name);
+    } else if (a == "--config" && i + 1 < argc) {
+      config_path = argv[++i];
     } else if (a == "--in-flight" && i + 1 < argc) {
       in_flight = std::stoul(argv[++i]);
     } else if (a == "--batch" && i + 1 < argc) {
@@ -179,8 +183,7 @@ int main(int argc, char** argv) {
       "in-process column of the rust row below)\n");
 
   // The harness: validate through each adapter's process, on the payloads it validates.
-  auto all = differential::load_adapter_config(differential::default_adapter_config_path(),
-                                               differential::repository_root());
+  auto all = differential::load_adapter_config(config_path, differential::repository_root());
   if (!all.ok()) {
     std::cerr << "ERROR: " << all.error() << "\n";
     return 2;
@@ -282,7 +285,10 @@ int main(int argc, char** argv) {
     // Any other adapter's own validate time: the bench op with a document (docs/protocol.md), timed
     // inside its process over the same subset, right after the harness figure.
     double bench_rate = 0;
-    if (row.adapter != "cpp" && row.adapter != "python") {
+    // Which in-process figure applies goes by what the adapter says it is (its hello), so that a
+    // second configuration of the same implementation (--config) is measured the same way.
+    const std::string who = pool.identity().reported_name;
+    if (who != "cpp" && who != "python") {
       constexpr std::uint64_t kIterations = 20;
       std::uint64_t nanos = 0, validations = 0;
       bool answered = true;
@@ -302,9 +308,9 @@ int main(int argc, char** argv) {
     }
     pool.shutdown();
     // The adapter's in-process rate on the same subset, measured right after (same machine state).
-    if (row.adapter == "cpp") {
+    if (who == "cpp") {
       row.in_process = cpp_rate(mix, seconds).documents;
-    } else if (row.adapter == "python") {
+    } else if (who == "python") {
       row.in_process = python_rate(mix, seconds);
     } else if (bench_rate > 0) {
       row.in_process = bench_rate;

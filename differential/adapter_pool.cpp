@@ -744,7 +744,14 @@ void AdapterPool::Impl::send_batch(Proc& p) {
   } else {
     std::uint64_t batch_id = next_id++;
     p.process->enqueue(protocol::batch_request(batch_id, p.batch_lines));
-    for (std::uint64_t id : p.batch_ids) p.in_flight[id].batch = batch_id;
+    // One line answers the whole batch, so the process shows no progress until all its entries are
+    // done: the line gets a deadline per entry (a batch of slow validates is not a hang).
+    auto budget = options.deadline * static_cast<long>(p.batch_ids.size());
+    for (std::uint64_t id : p.batch_ids) {
+      InFlight& f = p.in_flight[id];
+      f.batch = batch_id;
+      f.budget = budget;
+    }
     p.batches[batch_id] = p.batch_ids;
   }
   p.batch_lines.clear();

@@ -18,7 +18,7 @@
 // An adapter whose hello lists the batch op gets what would be pipelined to it grouped into batch
 // lines (PoolOptions::max_batch); a broken batch answer charges the entries it fails to answer, a
 // refusal halves that adapter's batches, and a death or timeout with a batch in flight retries its
-// entries alone (docs/protocol.md, batch).
+// entries alone (docs/protocol.md, batch). A batch line's deadline is one per entry.
 // One caller at a time: a pool is not thread-safe (separate pools are independent).
 #pragma once
 

@@ -141,6 +141,22 @@ TEST(AdapterPoolBatch, RefusedBatchFallsBackToSmallerOnes) {
   EXPECT_EQ(pool->stats().protocol_errors, 0u);
 }
 
+TEST(AdapterPoolBatch, ABatchOfSlowEntriesGetsADeadlinePerEntry) {
+  // Each entry takes a fifth of the deadline, the batch line 8 of them: more than one deadline in all.
+  PoolOptions o = quick();
+  o.deadline = 1000ms;
+  auto pool = start(fake({"--batch", "8"}), o);
+  ASSERT_TRUE(pool);
+  std::map<std::size_t, std::string> slow;
+  for (std::size_t i = 0; i < 8; ++i) slow[i] = "SLOW200";
+  auto reqs = requests(8, slow);
+  auto results = pool->decode(reqs);
+  ASSERT_EQ(results.size(), reqs.size());
+  EXPECT_EQ(count(results, Outcome::kAccepted), reqs.size());
+  EXPECT_EQ(pool->stats().timeouts, 0u);
+  EXPECT_EQ(pool->stats().restarts, 0u);
+}
+
 struct Lie {
   const char* mode;
 };

@@ -283,6 +283,52 @@ TEST(ProtocolCodec, BenchAnswers) {
   EXPECT_FALSE(nanos(R"({"id":1})").ok());
 }
 
+TEST(ProtocolCodec, ValidateAnswersAreJudgedAsTheirSchemaJudgesThem) {
+  // parse_validate_answer checks plain answers by hand and leaves the rest to the schema: either
+  // way it must take exactly what schemas/adapter-validate.schema.json #/$defs/reply takes.
+  struct Case {
+    const char* answer;
+    bool conforms;
+  };
+  const Case cases[] = {
+      {R"({"id":1,"outcome":"valid","errors":[],"message":null})", true},
+      {R"({"id":1,"outcome":"invalid","errors":[{"path":"/a/0","keyword":"type"},{"path":""}],"message":"x"})",
+       true},
+      {R"({"message":null,"errors":[{"path":"/a~0b~1c"}],"outcome":"invalid","id":7})", true},
+      {R"({"id":1,"outcome":"invalid","errors":[{"path":"/\u00e9/\ud800"}],"message":null})", true},
+      {R"({"id":null,"outcome":"error","errors":[],"message":"bad request: no id"})", true},
+      {R"({"id":1,"outcome":"unsupported","errors":[],"message":"no such document"})", true},
+      {R"({"id":1.0,"outcome":"valid","errors":[],"message":null})", true},
+      {R"({"id":1,"outcome":"valid","errors":[{"path":"/a"}],"message":null})", false},
+      {R"({"id":1,"outcome":"error","errors":[],"message":null})", false},
+      {R"({"id":null,"outcome":"error","errors":[],"message":"oops"})", false},
+      {R"({"id":null,"outcome":"valid","errors":[],"message":null})", false},
+      {R"({"id":1,"outcome":"invalid","errors":[{"path":"a"}],"message":null})", false},
+      {R"({"id":1,"outcome":"invalid","errors":[{"path":"/~2"}],"message":null})", false},
+      {R"({"id":1,"outcome":"invalid","errors":[{"path":"/a~"}],"message":null})", false},
+      {R"({"id":1,"outcome":"invalid","errors":[{"path":"/a","keyword":""}],"message":null})", false},
+      {R"({"id":1,"outcome":"invalid","errors":[{"path":"/a","line":3}],"message":null})", false},
+      {R"({"id":1,"outcome":"invalid","errors":[{"keyword":"type"}],"message":null})", false},
+      {R"({"id":1,"outcome":"valid","errors":[],"message":null,"extra":1})", false},
+      {R"({"id":1,"outcome":"valid","errors":[]})", false},
+      {R"({"id":"1","outcome":"valid","errors":[],"message":null})", false},
+      {R"({"id":-1,"outcome":"valid","errors":[],"message":null})", true},
+      {R"({"id":1,"outcome":"maybe","errors":[],"message":null})", false},
+      {R"({"id":1,"outcome":"valid","errors":{},"message":null})", false},
+      {R"({"id":1,"outcome":"valid","errors":[],"message":5})", false},
+  };
+  for (const Case& c : cases) {
+    json::Value v = parsed(c.answer);
+    auto problem = schema_problem(Line::kValidateAnswer, v);
+    EXPECT_EQ(!problem.has_value(), c.conforms) << c.answer << ": " << problem.value_or("(conforms)");
+    auto r = parse_validate_answer(v);
+    EXPECT_EQ(r.ok(), c.conforms) << c.answer << ": " << (r.ok() ? std::string("(accepted)") : r.error());
+    if (!r.ok() && problem) {
+      EXPECT_EQ(r.error(), "breaks its schema " + *problem);
+    }
+  }
+}
+
 TEST(ProtocolCodec, ExcerptEscapesAndCuts) {
   EXPECT_EQ(excerpt("a\x01\xff", 10), "a\\x01\\xff");
   EXPECT_EQ(excerpt(std::string(200, 'x'), 5), "xxxxx... (200 bytes)");
