@@ -54,13 +54,30 @@ void append_string(std::string& out, std::string_view s) {
   out += '"';
 }
 
-// `id` is the JSON text of the answer's id ("null" when the request has none to echo).
-void append_error(std::string& out, std::string_view id, std::string_view message) {
+// A decode-style answer without a result: outcome "error" (a bad request) or "unsupported". `id` is
+// the JSON text of the answer's id ("null" when the request has none to echo).
+void append_error(std::string& out, std::string_view id, std::string_view message,
+                  std::string_view outcome = "error") {
   out += "{\"id\":";
   out += id;
-  out += ",\"outcome\":\"error\",\"diagnostics\":[],\"encoded\":null,\"encodeError\":null,\"message\":";
+  out += ",\"outcome\":\"";
+  out += outcome;
+  out += "\",\"diagnostics\":[],\"encoded\":null,\"encodeError\":null,\"message\":";
   append_string(out, message);
   out += '}';
+}
+
+// A batch's answer line: `answer(i)` appends the answer to entry i, in order.
+template <class AnswerEntry>
+void append_batch(std::string& out, std::string_view id, std::size_t entries, AnswerEntry answer) {
+  out += "{\"id\":";
+  out += id;
+  out += ",\"answers\":[";
+  for (std::size_t i = 0; i < entries; ++i) {
+    if (i > 0) out += ',';
+    answer(i);
+  }
+  out += "]}";
 }
 
 std::string id_text(const Value* id) { return id ? json::write(*id) : std::string("null"); }
@@ -71,15 +88,7 @@ void append_decode(std::string& out, const schema::Ir& ir, decoder::Decoder& dec
   const schema::Root* root = ir.find_root(root_name);
   // An unknown root is "unsupported" whatever the input: the answer must not depend on the order
   // in which the request's faults are checked (the SDK adapters check the root first too).
-  if (!root) {
-    out += "{\"id\":";
-    out += id;
-    out +=
-        ",\"outcome\":\"unsupported\",\"diagnostics\":[],\"encoded\":null,\"encodeError\":null,\"message\":";
-    append_string(out, "no root named " + std::string(root_name));
-    out += '}';
-    return;
-  }
+  if (!root) return append_error(out, id, "no root named " + std::string(root_name), "unsupported");
   auto bytes = base64_decode(input);
   if (!bytes) return append_error(out, id, "invalid base64");
   decoder::DecodeResult result = decoder.decode(*root, *bytes);
@@ -306,36 +315,30 @@ void answer_request(std::string& out, const schema::Ir& ir, decoder::Decoder& de
 void answer_batch(std::string& out, const schema::Ir& ir, decoder::Decoder& decoder, const Value& req) {
   const Value* id = req.find("id");
   const Value* entries = req.find("requests");
-  out += "{\"id\":";
-  out += id && id->is_number() ? id_text(id) : "null";
+  const std::string batch_id = id && id->is_number() ? id_text(id) : "null";
   if (!entries || !entries->is_array() || entries->items().empty()) {
-    out += ",\"error\":\"bad batch: requests must be a non-empty array\"}";
+    out += "{\"id\":" + batch_id + ",\"error\":\"bad batch: requests must be a non-empty array\"}";
     return;
   }
   if (entries->items().size() > kBatchMax) {
-    out += ",\"error\":";
+    out += "{\"id\":" + batch_id + ",\"error\":";
     append_string(out, "bad batch: " + std::to_string(entries->items().size()) + " requests, at most " +
                            std::to_string(kBatchMax));
     out += '}';
     return;
   }
-  out += ",\"answers\":[";
-  bool first = true;
-  for (const Value& entry : entries->items()) {
-    if (!first) out += ',';
-    first = false;
+  append_batch(out, batch_id, entries->items().size(), [&](std::size_t i) {
+    const Value& entry = entries->items()[i];
     const Value* op = entry.is_object() ? entry.find("op") : nullptr;
     bool known =
         op && op->is_string() && (op->string_value() == "decode" || op->string_value() == "validate");
     if (!known) {
       const Value* entry_id = entry.is_object() ? entry.find("id") : nullptr;
-      append_error(out, entry_id && entry_id->is_number() ? id_text(entry_id) : "null",
-                   "bad request: a batch entry is a decode or validate request object");
-      continue;
+      return append_error(out, entry_id && entry_id->is_number() ? id_text(entry_id) : "null",
+                          "bad request: a batch entry is a decode or validate request object");
     }
     answer_request(out, ir, decoder, entry);
-  }
-  out += "]}";
+  });
 }
 
 // ---- the loop ----------------------------------------------------------------------------------
@@ -418,14 +421,7 @@ int serve(const std::string& schema_path) {
       continue;
     }
     if (std::string_view batch_id; RequestLayout(line).batch(batch_id, entries)) {
-      out += "{\"id\":";
-      out += batch_id;
-      out += ",\"answers\":[";
-      for (std::size_t i = 0; i < entries.size(); ++i) {
-        if (i > 0) out += ',';
-        answer_entry(entries[i]);
-      }
-      out += "]}";
+      append_batch(out, batch_id, entries.size(), [&](std::size_t i) { answer_entry(entries[i]); });
       send(out);
       continue;
     }
