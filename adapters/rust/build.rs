@@ -52,7 +52,9 @@ fn declared(source: &str, prefix: &str) -> std::collections::BTreeSet<String> {
             let rest = &source[at + needle.len()..];
             let end = rest.find('(')?;
             let name = &rest[..end];
-            name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_').then(|| name.to_owned())
+            name.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                .then(|| name.to_owned())
         })
         .collect()
 }
