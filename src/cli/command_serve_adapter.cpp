@@ -9,6 +9,9 @@
 // goes through the lossless parser as before. Every answer is written as text into one buffer per
 // line, with the same bytes json::write gave for the trees it replaces.
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <algorithm>
 #include <cerrno>
@@ -223,19 +226,32 @@ class RequestLayout {
     return true;
   }
   // The rest of a string whose opening quote was matched: printable ASCII, no '\\', up to '"'.
+  // memchr finds the quote, then SSE2 checks the span 16 bytes at a time (a loop with a branch per
+  // character was a sixth of serve-adapter's own time per decode, on inputs of 1-2 KB base64).
   bool plain(std::string_view& out) {
-    std::size_t start = i_;
-    while (i_ < s_.size()) {
-      auto c = static_cast<unsigned char>(s_[i_]);
-      if (c == '"') {
-        out = s_.substr(start, i_ - start);
-        ++i_;
-        return true;
-      }
-      if (c < 0x20 || c >= 0x7f || c == '\\') return false;
-      ++i_;
+    const char* begin = s_.data() + i_;
+    const auto* quote = static_cast<const char*>(std::memchr(begin, '"', s_.size() - i_));
+    if (!quote || !printable_without_escapes(begin, quote)) return false;
+    out = std::string_view(begin, static_cast<std::size_t>(quote - begin));
+    i_ += out.size() + 1;
+    return true;
+  }
+  static bool printable_without_escapes(const char* p, const char* end) {
+#if defined(__SSE2__)
+    const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f), backslash = _mm_set1_epi8('\\');
+    for (; end - p >= 16; p += 16) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      // Signed bytes: below 0x20 or at 0x80 and above are both less than 0x20.
+      __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, space),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, del), _mm_cmpeq_epi8(v, backslash)));
+      if (_mm_movemask_epi8(bad) != 0) return false;
     }
-    return false;
+#endif
+    for (; p != end; ++p) {
+      auto c = static_cast<unsigned char>(*p);
+      if (c < 0x20 || c >= 0x7f || c == '\\') return false;
+    }
+    return true;
   }
 
   std::string_view s_;
