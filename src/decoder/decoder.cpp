@@ -18,10 +18,11 @@ bool DecodeResult::has_warning() const {
 
 namespace {
 
-/// Checks `value` (which must outlive the call: the memo keys on its address) into `result`.
+/// Checks `value` (which must outlive the call: the memo keys on its address) into `result`;
+/// `size_hint` (the input's size, 0 if none) is reserved for the re-encoded text.
 void check_into(const schema::Ir& ir, const detail::SchemaIndex& index, const DecodeOptions& options,
                 const schema::Root& root, const json::Value& value, CoverageSink* coverage,
-                DecodeResult& result) {
+                std::size_t size_hint, DecodeResult& result) {
   auto type = ir.types.find(root.public_name);
   if (type == ir.types.end() || !type->second.shape) {
     result.accepted = false;
@@ -34,6 +35,7 @@ void check_into(const schema::Ir& ir, const detail::SchemaIndex& index, const De
   if (result.accepted) {
     json::WriteOptions write_options;
     write_options.collapse_duplicates = true;
+    write_options.size_hint = size_hint;
     result.encoded = json::write(value, write_options);
   }
 }
@@ -63,7 +65,7 @@ DecodeResult Decoder::decode(const schema::Root& root, std::string_view bytes, C
     return result;
   }
   result.raw = std::move(parsed).value();
-  check_into(ir_, *index_, options_, root, *result.raw, coverage, result);
+  check_into(ir_, *index_, options_, root, *result.raw, coverage, bytes.size(), result);
   return result;
 }
 
@@ -71,7 +73,7 @@ DecodeResult Decoder::check(const schema::Root& root, const json::Value& value,
                             CoverageSink* coverage) const {
   DecodeResult result;
   result.raw = value;
-  check_into(ir_, *index_, options_, root, *result.raw, coverage, result);
+  check_into(ir_, *index_, options_, root, *result.raw, coverage, 0, result);
   return result;
 }
 

@@ -15,6 +15,8 @@ struct WriteOptions {
   /// Collapse duplicate keys to one member (the last value, at the first key's position): the
   /// "object as map" view that an SDK's encoder produces.
   bool collapse_duplicates = false;
+  /// Bytes to reserve for the text up front (the decoder passes its input's size): fewer regrowths.
+  std::size_t size_hint = 0;
 };
 
 /// Numbers are written with their original spelling; lone surrogates as \udXXX escapes.

@@ -65,12 +65,57 @@ std::size_t Checker::Memo::index_of(const Key& key) const {
   return static_cast<std::size_t>(h * 0x9E3779B97F4A7C15ULL >> 32) & (slots_.size() - 1);
 }
 
+/// Memo arrays kept for the next check on this thread. `memo_pool_alive` is trivially destructible,
+/// so a Memo destroyed after the pool (a static checker at exit) sees it cleared and keeps nothing.
+namespace {
+thread_local bool memo_pool_alive = false;
+}  // namespace
+
+struct Checker::Memo::Pool {
+  std::vector<std::vector<Slot>> arrays;
+  std::vector<std::uint32_t> generations;
+  ~Pool() { memo_pool_alive = false; }
+};
+
+Checker::Memo::Pool& Checker::Memo::pool() {
+  thread_local Pool pool;
+  memo_pool_alive = true;
+  return pool;
+}
+
+namespace {
+/// Larger arrays (from a payload with very many composite pairs) are not kept.
+constexpr std::size_t kPooledSlotsMax = std::size_t{1} << 16;
+constexpr std::size_t kPooledArraysMax = 4;
+}  // namespace
+
+Checker::Memo::Memo() {
+  Pool& pool = Memo::pool();
+  if (pool.arrays.empty()) return;
+  slots_ = std::move(pool.arrays.back());
+  generation_ = pool.generations.back() + 1;
+  pool.arrays.pop_back();
+  pool.generations.pop_back();
+  if (generation_ == 0) {  // wrapped: every stamp could match again
+    for (Slot& slot : slots_) slot.generation = 0;
+    generation_ = 1;
+  }
+}
+
+Checker::Memo::~Memo() {
+  if (!memo_pool_alive || slots_.empty() || slots_.size() > kPooledSlotsMax) return;
+  Pool& pool = Memo::pool();
+  if (pool.arrays.size() >= kPooledArraysMax) return;
+  pool.arrays.push_back(std::move(slots_));
+  pool.generations.push_back(generation_);
+}
+
 Status* Checker::Memo::find(const Key& key) {
   if (slots_.empty()) return nullptr;
   for (std::size_t i = index_of(key);; i = (i + 1) & (slots_.size() - 1)) {
     Slot& slot = slots_[i];
+    if (slot.generation != generation_) return nullptr;
     if (slot.key == key) return &slot.status;
-    if (slot.key.node == nullptr) return nullptr;
   }
 }
 
@@ -78,28 +123,33 @@ Status* Checker::Memo::find_or_insert(const Key& key, bool& fresh) {
   if ((size_ + 1) * 2 > slots_.size()) grow();
   for (std::size_t i = index_of(key);; i = (i + 1) & (slots_.size() - 1)) {
     Slot& slot = slots_[i];
-    if (slot.key == key) {
-      fresh = false;
-      return &slot.status;
-    }
-    if (slot.key.node == nullptr) {
+    if (slot.generation != generation_) {
       slot.key = key;
+      slot.generation = generation_;
       slot.status = Status::kInProgress;
       ++size_;
       fresh = true;
+      return &slot.status;
+    }
+    if (slot.key == key) {
+      fresh = false;
       return &slot.status;
     }
   }
 }
 
 void Checker::Memo::grow() {
+  ++growths_;
   std::vector<Slot> old = std::move(slots_);
+  std::uint32_t old_generation = generation_;
   slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+  generation_ = 1;
   for (const Slot& slot : old) {
-    if (slot.key.node == nullptr) continue;
+    if (slot.generation != old_generation) continue;
     std::size_t i = index_of(slot.key);
-    while (slots_[i].key.node != nullptr) i = (i + 1) & (slots_.size() - 1);
+    while (slots_[i].generation == generation_) i = (i + 1) & (slots_.size() - 1);
     slots_[i] = slot;
+    slots_[i].generation = generation_;
   }
 }
 
@@ -128,8 +178,10 @@ Status Checker::status(const Shape& node, const Value& value, std::size_t depth,
   bool fresh = false;
   Status* slot = memo_.find_or_insert(key, fresh);
   if (!fresh) return *slot == Status::kInProgress ? Status::kError : *slot;
+  std::size_t growths = memo_.growths();
   Status result = evaluate(node, value, depth);
-  *memo_.find(key) = result;  // found again: the evaluation may have grown the table
+  if (memo_.growths() != growths) slot = memo_.find(key);  // the evaluation moved the table
+  *slot = result;
   return result;
 }
 
@@ -184,14 +236,17 @@ Status Checker::evaluate_object(const Shape& node, const Value& value, std::size
   }
   Status result = Status::kClean;
   bool has_required = false;
-  for (const auto& property : node.properties) {
+  std::size_t frame = push_property_values(node, value);
+  for (std::size_t p = 0; p < node.properties.size(); ++p) {
+    const auto& property = node.properties[p];
     has_required = has_required || property.required;
-    if (const Value* member = value.find(property.wire_name)) {
+    if (const Value* member = members_[frame + p]) {
       result = worse(result, status(*property.shape, *member, depth + 1, false));
     } else if (property.required) {
       own_ok = false;
     }
   }
+  members_top_ = frame;
   if (node.additional_shape && node.additional_shape->kind != ShapeKind::kAny) {
     for (const auto& [key, member] : undeclared_members(node, value)) {
       result = worse(result, status(*node.additional_shape, *member, depth + 1, false));
@@ -360,15 +415,20 @@ void Checker::emit_object(const Shape& node, const Value& value, std::size_t dep
     add("invalid_type", Severity::kError, "forbidden combination of members present: " + names);
   }
   std::size_t size = path_.size();
-  for (const auto& property : node.properties) {
+  std::size_t frame = push_property_values(node, value);
+  for (std::size_t p = 0; p < node.properties.size(); ++p) {
+    const auto& property = node.properties[p];
+    const Value* member = members_[frame + p];
+    if (!member && !property.required) continue;
     json::append_pointer_token(path_, property.wire_name);
-    if (const Value* member = value.find(property.wire_name)) {
+    if (member) {
       emit(*property.shape, *member, depth + 1);
-    } else if (property.required) {
+    } else {
       add("missing_required", Severity::kError, "required member is absent");
     }
     path_.resize(size);
   }
+  members_top_ = frame;
   if (node.additional_shape && node.additional_shape->kind != ShapeKind::kAny) {
     for (const auto& [key, member] : undeclared_members(node, value)) {
       json::append_pointer_token(path_, key);
@@ -419,12 +479,19 @@ void Checker::emit_union(const Shape& node, const Value& value, std::size_t dept
 // --- helpers ----------------------------------------------------------------------------------
 
 std::vector<std::pair<std::string_view, const Value*>> Checker::undeclared_members(const Shape& node,
-                                                                                   const Value& value) {
+                                                                                   const Value& value) const {
   // As a map: each key once, at its first position, with its last value; linear even for objects
   // with a million members.
+  const PropertyTable* table = index_.properties(node);
+  auto declared = [&](std::string_view key) {
+    if (table) return table->find(node.properties, key) >= 0;
+    return std::any_of(node.properties.begin(), node.properties.end(),
+                       [&](const schema::Property& p) { return p.wire_name == key; });
+  };
   std::vector<std::pair<std::string_view, const Value*>> out;
   std::unordered_map<std::string_view, std::size_t> index;
   for (const auto& member : value.members()) {
+    if (declared(member.key)) continue;
     auto [it, fresh] = index.try_emplace(member.key, out.size());
     if (fresh) {
       out.emplace_back(member.key, &member.value);
@@ -432,11 +499,31 @@ std::vector<std::pair<std::string_view, const Value*>> Checker::undeclared_membe
       out[it->second].second = &member.value;
     }
   }
-  std::erase_if(out, [&](const auto& entry) {
-    return std::any_of(node.properties.begin(), node.properties.end(),
-                       [&](const schema::Property& p) { return p.wire_name == entry.first; });
-  });
   return out;
+}
+
+std::size_t Checker::push_property_values(const Shape& node, const Value& value) {
+  std::size_t frame = members_top_, count = node.properties.size();
+  if (frame + count > members_capacity_) {
+    std::size_t capacity = std::max<std::size_t>(64, (frame + count) * 2);
+    auto grown = std::make_unique<const Value*[]>(capacity);
+    std::copy_n(members_.get(), frame, grown.get());
+    members_ = std::move(grown);
+    members_capacity_ = capacity;
+  }
+  const Value** slots = members_.get() + frame;
+  std::fill_n(slots, count, nullptr);
+  members_top_ = frame + count;
+  if (const PropertyTable* table = index_.properties(node)) {
+    // One pass over the members, in order: the last member of a name wins, as in Value::find.
+    for (const auto& member : value.members()) {
+      int p = table->find(node.properties, member.key);
+      if (p >= 0) slots[p] = &member.value;
+    }
+  } else {
+    for (std::size_t p = 0; p < count; ++p) slots[p] = value.find(node.properties[p].wire_name);
+  }
+  return frame;
 }
 
 int Checker::select_tagged(const Shape& node, const Value& value) const {

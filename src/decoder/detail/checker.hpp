@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -48,24 +49,36 @@ class Checker {
     std::size_t operator()(const Key& key) const;
   };
   /// Key -> Status by open addressing in one array: a decode inserts one entry per composite pair,
-  /// and a node-based map spent an allocation on each.
+  /// and a node-based map spent an allocation on each. The array comes from a per-thread pool and
+  /// its slots carry a generation, so a decode neither allocates nor clears one.
   class Memo {
    public:
+    Memo();
+    ~Memo();
+    Memo(const Memo&) = delete;
+    Memo& operator=(const Memo&) = delete;
     /// The entry of `key`; absent, it is inserted as kInProgress and `fresh` is set. The pointer is
-    /// valid until the next insertion.
+    /// valid until the next insertion that grows the table (growths() tells).
     Status* find_or_insert(const Key& key, bool& fresh);
     /// The entry of `key`, or nullptr.
     Status* find(const Key& key);
+    std::size_t growths() const { return growths_; }
 
-   private:
     struct Slot {
       Key key{nullptr, nullptr};
+      std::uint32_t generation = 0;  // the slot is empty unless it equals the memo's generation
       Status status = Status::kClean;
     };
+
+   private:
+    struct Pool;
+    static Pool& pool();
     std::size_t index_of(const Key& key) const;
     void grow();
-    std::vector<Slot> slots_;  // empty slots have a null node; the size is a power of two
+    std::vector<Slot> slots_;  // the size is a power of two
+    std::uint32_t generation_ = 1;
     std::size_t size_ = 0;
+    std::size_t growths_ = 0;
   };
   struct Problem {
     const char* code = "";
@@ -88,8 +101,11 @@ class Checker {
 
   // Helpers.
   /// Members whose key is not a declared property (for a typed additionalProperties shape).
-  static std::vector<std::pair<std::string_view, const json::Value*>> undeclared_members(
-      const schema::Shape& node, const json::Value& value);
+  std::vector<std::pair<std::string_view, const json::Value*>> undeclared_members(
+      const schema::Shape& node, const json::Value& value) const;
+  /// Pushes, per property of `node` in order, the value of its last member in `value` (nullptr:
+  /// absent) onto members_, at the returned offset; the caller pops them (members_top_ = offset).
+  std::size_t push_property_values(const schema::Shape& node, const json::Value& value);
   /// Index of the selected variant of a discriminated union, -1 for an unknown tag, -2 when the
   /// value is not an object or the tag is not a string.
   int select_tagged(const schema::Shape& node, const json::Value& value) const;
@@ -101,6 +117,10 @@ class Checker {
   std::size_t max_depth_;
   std::size_t max_diagnostics_;
   Memo memo_;
+  // push_property_values' stack, one frame per object level (a raw array: std::vector's resize and
+  // fill cost more than the lookups).
+  std::unique_ptr<const json::Value*[]> members_;
+  std::size_t members_top_ = 0, members_capacity_ = 0;
   std::unordered_set<Key, KeyHash> emitting_;  // pass 2 pairs on the stack
   std::vector<Diagnostic>* out_ = nullptr;
   std::string path_;

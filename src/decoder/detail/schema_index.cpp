@@ -1,7 +1,8 @@
-// schema_index.cpp: one walk over the IR to resolve refs and discriminator tags ahead of time.
+// schema_index.cpp: one walk over the IR to resolve refs, discriminator tags and member names ahead of time.
 #include "decoder/detail/schema_index.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <unordered_set>
 
 namespace crosscheck::decoder::detail {
@@ -9,23 +10,70 @@ namespace crosscheck::decoder::detail {
 using schema::Shape;
 using schema::ShapeKind;
 
-SchemaIndex::SchemaIndex(const schema::Ir& ir) : ir_(ir) {
-  // Refs first (tags follow them), then the tags of every discriminated union.
+std::size_t PropertyTable::hash(std::string_view key) {
+  // Member names are short: the length and the first and last bytes (overlapping fixed-size loads,
+  // no loop and no memcpy call) tell them apart; a collision costs one string compare.
+  const char* p = key.data();
+  std::size_t n = key.size();
+  std::uint64_t head = 0, tail = 0;
+  if (n >= 8) {
+    std::memcpy(&head, p, 8);
+    std::memcpy(&tail, p + n - 8, 8);
+  } else if (n >= 4) {
+    std::uint32_t a, b;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, p + n - 4, 4);
+    head = a;
+    tail = b;
+  } else if (n > 0) {
+    head = static_cast<unsigned char>(p[0]) |
+           (static_cast<std::uint64_t>(static_cast<unsigned char>(p[n / 2])) << 8) |
+           (static_cast<std::uint64_t>(static_cast<unsigned char>(p[n - 1])) << 16);
+  }
+  std::uint64_t h = (head ^ (tail >> 7) ^ (tail << 29) ^ n) * 0x9E3779B97F4A7C15ULL;
+  return static_cast<std::size_t>(h >> 40);
+}
+
+PropertyTable::PropertyTable(const std::vector<schema::Property>& properties) {
+  if (properties.empty()) return;
+  std::size_t size = 4;
+  while (size < properties.size() * 2) size *= 2;
+  slots_.assign(size, -1);
+  mask_ = size - 1;
+  for (std::size_t p = 0; p < properties.size(); ++p) {
+    std::size_t i = hash(properties[p].wire_name) & mask_;
+    while (slots_[i] >= 0) {
+      // Properties are unique by name in the IR; a repeat keeps the first, as a linear scan would.
+      if (properties[static_cast<std::size_t>(slots_[i])].wire_name == properties[p].wire_name) break;
+      i = (i + 1) & mask_;
+    }
+    if (slots_[i] < 0) slots_[i] = static_cast<std::int32_t>(p);
+  }
+}
+
+SchemaIndex::SchemaIndex(const schema::Ir& ir) {
+  // Every node first (refs resolved on the way), then the tags of every discriminated union (they
+  // follow refs).
   std::vector<const Shape*> stack;
   std::unordered_set<const Shape*> seen;
   for (const auto& [name, type] : ir.types) {
     if (type.shape) stack.push_back(type.shape.get());
   }
   std::vector<const Shape*> unions;
+  dense_.resize(ir.node_count);
   while (!stack.empty()) {
     const Shape* s = stack.back();
     stack.pop_back();
     if (!seen.insert(s).second) continue;
     if (s->kind == ShapeKind::kRef) {
       auto it = ir.types.find(s->ref);
-      if (it != ir.types.end() && it->second.shape) targets_.emplace(s, it->second.shape.get());
+      if (it != ir.types.end() && it->second.shape) add_info(*s).target = it->second.shape.get();
     }
-    if (s->kind == ShapeKind::kUnion && s->discriminator) unions.push_back(s);
+    if (s->kind == ShapeKind::kObject) add_info(*s).properties = PropertyTable(s->properties);
+    if (s->kind == ShapeKind::kUnion && s->discriminator) {
+      add_info(*s);
+      unions.push_back(s);
+    }
     if (s->items) stack.push_back(s->items.get());
     for (const auto& p : s->properties) {
       if (p.shape) stack.push_back(p.shape.get());
@@ -38,20 +86,34 @@ SchemaIndex::SchemaIndex(const schema::Ir& ir) : ir_(ir) {
   // Enough steps to follow any acyclic chain of refs and intersections; a cycle just has no tag.
   int budget = static_cast<int>(std::min<std::size_t>(seen.size() + 2, std::size_t{1} << 20));
   for (const Shape* u : unions) {
-    auto& tags = tags_[u];
+    std::vector<const std::string*> tags;
     for (const auto& v : u->variants) tags.push_back(v ? tag_of(*v, *u->discriminator, budget) : nullptr);
+    const_cast<Info*>(info_of(*u))->tags = std::move(tags);
   }
 }
 
-const Shape* SchemaIndex::target(const Shape& ref) const {
-  auto it = targets_.find(&ref);
-  return it == targets_.end() ? nullptr : it->second;
+SchemaIndex::Info& SchemaIndex::add_info(const Shape& shape) {
+  if (const Info* known = info_of(shape)) return const_cast<Info&>(*known);
+  std::size_t at = infos_.size();
+  infos_.emplace_back();
+  if (shape.id < dense_.size() && dense_[shape.id].node == nullptr) {
+    dense_[shape.id] = Dense{&shape, at};
+  } else {
+    by_address_.emplace(&shape, at);
+  }
+  return infos_.back();
+}
+
+const SchemaIndex::Info* SchemaIndex::info_by_address(const Shape& shape) const {
+  if (by_address_.empty()) return nullptr;
+  auto it = by_address_.find(&shape);
+  return it == by_address_.end() ? nullptr : &infos_[it->second];
 }
 
 const std::vector<const std::string*>& SchemaIndex::tags(const Shape& union_node) const {
   static const std::vector<const std::string*> kNone;
-  auto it = tags_.find(&union_node);
-  return it == tags_.end() ? kNone : it->second;
+  const Info* info = info_of(union_node);
+  return info ? info->tags : kNone;
 }
 
 const std::string* SchemaIndex::tag_of(const Shape& variant, const std::string& name, int budget) const {
