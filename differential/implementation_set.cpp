@@ -198,24 +198,38 @@ std::vector<std::vector<ValidateResult>> ImplementationSet::validate(
 
 std::vector<PayloadResults> ImplementationSet::run(const std::vector<DecodeRequest>& batch,
                                                    const Layers& layers) {
+  return finish(start(batch, layers));
+}
+
+std::unique_ptr<ImplementationSet::InFlight> ImplementationSet::start(std::vector<DecodeRequest> requests,
+                                                                      const Layers& with) {
+  auto flight = std::make_unique<InFlight>();
+  flight->batch = std::move(requests);
+  flight->layers = with;
+  const auto& batch = flight->batch;
+  const Layers& layers = flight->layers;
   // The schema document of each payload's root, as the validators name it (one place: canonical's
   // root_document); a root without a document is validated as "" and answered unsupported.
-  std::vector<ValidateRequest> to_validate;
+  auto& to_validate = flight->to_validate;
   if (layers.canonical) {
     for (const auto& req : batch)
       to_validate.push_back({canonical::root_document(*schemas_.front(), req.root), req.input});
   }
-  std::vector<std::vector<ImplResult>> per_member(members_.size());
-  std::vector<std::vector<ValidateResult>> verdicts(members_.size());
+  auto& per_member = flight->per_member;
+  auto& verdicts = flight->verdicts;
+  per_member.resize(members_.size());
+  verdicts.resize(members_.size());
   // One caller at a time on a pool: its decode and its validate run one after the other, the pools
-  // in parallel.
-  std::vector<std::future<void>> pending(members_.size());
+  // in parallel. The work refers to the InFlight, which stays where it is until finish().
+  auto& pending = flight->pending;
+  pending.resize(members_.size());
   for (std::size_t i = 0; i < members_.size(); ++i) {
     if (members_[i]->pool) {
       AdapterPool* pool = members_[i]->pool.get();
-      pending[i] = std::async(std::launch::async, [&, pool, i] {
-        if (layers.structural) per_member[i] = pool->decode(batch);
-        if (layers.canonical) verdicts[i] = pool->validate(to_validate);
+      InFlight* f = flight.get();
+      pending[i] = std::async(std::launch::async, [f, pool, i] {
+        if (f->layers.structural) f->per_member[i] = pool->decode(f->batch);
+        if (f->layers.canonical) f->verdicts[i] = pool->validate(f->to_validate);
       });
     }
   }
@@ -249,11 +263,26 @@ std::vector<PayloadResults> ImplementationSet::run(const std::vector<DecodeReque
       verdicts[i].push_back(std::move(r));
     }
   }
+  return flight;
+}
+
+void ImplementationSet::wait_for_adapters(InFlight& flight) {
+  if (flight.adapters_done) return;
+  flight.adapters_done = true;
   for (std::size_t i = 0; i < members_.size(); ++i) {
-    if (members_[i]->pool) pending[i].get();
-    for (auto& r : per_member[i]) r.implementation = members_[i]->name;
-    for (auto& r : verdicts[i]) r.implementation = members_[i]->name;
+    if (members_[i]->pool) flight.pending[i].get();
+    for (auto& r : flight.per_member[i]) r.implementation = members_[i]->name;
+    for (auto& r : flight.verdicts[i]) r.implementation = members_[i]->name;
   }
+}
+
+std::vector<PayloadResults> ImplementationSet::finish(std::unique_ptr<InFlight> flight) {
+  wait_for_adapters(*flight);
+  const auto& batch = flight->batch;
+  const Layers& layers = flight->layers;
+  const auto& to_validate = flight->to_validate;
+  const auto& per_member = flight->per_member;
+  const auto& verdicts = flight->verdicts;
   CompareOptions options;
   options.known_names = &known_names_;
   for (const auto& m : members_) {

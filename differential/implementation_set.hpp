@@ -8,6 +8,7 @@
 // listed by skew_table(), never silently compared.
 #pragma once
 
+#include <future>
 #include <map>
 #include <memory>
 #include <string>
@@ -67,6 +68,25 @@ class ImplementationSet {
   /// every implementation and compares that layer and the two layers inside each implementation.
   /// Without `layers.structural` nothing is decoded (results stay empty).
   std::vector<PayloadResults> run(const std::vector<DecodeRequest>& batch, const Layers& layers = {});
+
+  /// A batch handed to the implementations by start(), not yet compared.
+  struct InFlight {
+    std::vector<DecodeRequest> batch;
+    Layers layers;
+    std::vector<ValidateRequest> to_validate;
+    std::vector<std::vector<ImplResult>> per_member;  // by member, then payload
+    std::vector<std::vector<ValidateResult>> verdicts;
+    std::vector<std::future<void>> pending;  // the pools' work, one a member with a pool
+    bool adapters_done = false;
+  };
+  /// run() in steps, so that a caller can give the adapters the next batch while it compares this
+  /// one: start() hands the batch to every adapter pool (in the background) and decodes and
+  /// validates it in-process on the calling thread; wait_for_adapters() returns when every pool has
+  /// answered; finish() waits too and compares. run(b) is finish(start(b)). At most one batch is
+  /// with the pools at a time: call start() again only after wait_for_adapters() of the last one.
+  std::unique_ptr<InFlight> start(std::vector<DecodeRequest> batch, const Layers& layers = {});
+  void wait_for_adapters(InFlight& flight);
+  std::vector<PayloadResults> finish(std::unique_ptr<InFlight> flight);
 
   /// Layer 2: validates a batch canonically on every implementation (adapters pipelined and in
   /// parallel). One vector per payload, one result per implementation in names() order; an

@@ -201,13 +201,14 @@ def bench(table, rid, request):
         return {"id": rid, "nanos": None, "message": problem or "unsupported root"}
     iterations = int(request["iterations"])
     start = time.perf_counter_ns()
-    try:
-        for _ in range(iterations):
+    for _ in range(iterations):
+        # As in decode, an SDK that raises has done its work on the payload: the time counts.
+        try:
             outcome, _, encode, value = run(text)
             if outcome == "accepted":
                 encode(value)
-    except Exception as error:
-        return {"id": rid, "nanos": None, "message": "%s: %s" % (type(error).__name__, error)}
+        except Exception:
+            pass
     return {"id": rid, "nanos": time.perf_counter_ns() - start}
 
 

@@ -136,6 +136,7 @@ class Campaign {
       }
     }
     sender.finish();
+    corpus_.flush();  // the corpus folder is complete before the state that a resume reads
     generation_cpu_ = thread_cpu_seconds() - generation_cpu_start_;
     generation_waited_ = pacer.waited_seconds();
     save(i);

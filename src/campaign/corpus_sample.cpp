@@ -1,6 +1,12 @@
 // corpus_sample.cpp: the corpus folder and its bounded in-memory sample (see corpus_sample.hpp).
 #include "campaign/corpus_sample.hpp"
 
+#include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -18,11 +24,75 @@ namespace fs = std::filesystem;
 constexpr std::size_t kMemoryEntriesPerRoot = 1024;
 constexpr std::size_t kMemoryBytesPerRoot = std::size_t{512} << 10;
 constexpr std::size_t kMemoryEntryMaxBytes = std::size_t{64} << 10;  // larger ones stay on disk only
+constexpr std::size_t kWriteQueueEntries = 8192;  // files waiting for the writer thread, at most
+constexpr std::size_t kWriteQueueBytes = std::size_t{32} << 20;
+
+/// The calling thread runs only when a core is otherwise idle (SCHED_IDLE), or failing that at the
+/// lowest nice level.
+void lower_own_priority() {
+  sched_param param{};
+  if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &param) != 0)
+    setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 19);
+}
 
 }  // namespace
 
 CorpusSample::CorpusSample(std::string folder, std::size_t files_per_root)
     : folder_(std::move(folder)), files_per_root_(files_per_root) {}
+
+CorpusSample::~CorpusSample() {
+  {
+    std::lock_guard<std::mutex> lock(write_mutex_);
+    closing_ = true;
+  }
+  write_cv_.notify_all();
+  if (writer_.joinable()) writer_.join();
+}
+
+void CorpusSample::flush() {
+  std::unique_lock<std::mutex> lock(write_mutex_);
+  written_cv_.wait(lock, [&] { return (to_write_.empty() && !writing_) || write_error_; });
+  if (write_error_) std::rethrow_exception(write_error_);
+}
+
+void CorpusSample::write_loop() {
+  lower_own_priority();
+  std::unique_lock<std::mutex> lock(write_mutex_);
+  while (true) {
+    write_cv_.wait(lock, [&] { return !to_write_.empty() || closing_; });
+    if (to_write_.empty()) return;  // closing, and everything is written
+    auto [root, bytes] = std::move(to_write_.front());
+    to_write_.pop_front();
+    queued_bytes_ -= bytes.size();
+    writing_ = true;
+    lock.unlock();
+    try {
+      fs::path dir = fs::path(folder_) / root;
+      std::error_code ec;
+      fs::create_directories(dir, ec);
+      fs::path file = dir / schema::sha256_hex(bytes).substr(0, 40);
+      if (fs::exists(file)) {  // from an earlier session: load_folder() counted it already
+        std::lock_guard<std::mutex> roots_lock(mutex_);
+        --roots_[root].on_disk;
+      } else {
+        // Not synced: an empty file left by a power loss is read back as an entry with no bytes,
+        // which pick() treats as none.
+        run::write_file_atomically(file.string(), bytes, run::Durability::kProcessCrash);
+      }
+    } catch (...) {
+      lock.lock();
+      write_error_ = std::current_exception();
+      to_write_.clear();
+      queued_bytes_ = 0;
+      writing_ = false;
+      written_cv_.notify_all();
+      return;
+    }
+    lock.lock();
+    writing_ = false;
+    if (to_write_.empty()) written_cv_.notify_all();
+  }
+}
 
 std::size_t CorpusSample::load_folder() {
   std::size_t files = 0;
@@ -35,7 +105,9 @@ std::size_t CorpusSample::load_folder() {
         ++files;
         {
           std::lock_guard<std::mutex> lock(mutex_);
-          ++roots_[dir.path().filename().string()].on_disk;
+          RootCorpus& c = roots_[dir.path().filename().string()];
+          ++c.on_disk;
+          c.written.insert(std::hash<std::string>{}(*bytes));  // kept again: a copy, not counted
         }
         add_to_memory(dir.path().filename().string(), *bytes);
       }
@@ -76,17 +148,25 @@ void CorpusSample::keep(const std::string& root, const std::string& bytes) {
   bool room;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    room = roots_[root].on_disk < files_per_root_;
+    RootCorpus& c = roots_[root];
+    // A copy of an entry already kept is neither queued again nor counted (the file name is the
+    // hash of the bytes; the writer thread also skips a file an earlier session wrote).
+    room = c.on_disk < files_per_root_ && c.written.insert(std::hash<std::string>{}(bytes)).second;
+    if (room) ++c.on_disk;
   }
   if (room) {
-    fs::path dir = fs::path(folder_) / root;
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    fs::path file = dir / schema::sha256_hex(bytes).substr(0, 40);
-    if (!fs::exists(file)) {
-      run::write_file_atomically(file.string(), bytes);
-      std::lock_guard<std::mutex> lock(mutex_);
-      ++roots_[root].on_disk;
+    std::unique_lock<std::mutex> lock(write_mutex_);
+    if (write_error_) std::rethrow_exception(write_error_);
+    if (to_write_.size() < kWriteQueueEntries && queued_bytes_ + bytes.size() <= kWriteQueueBytes) {
+      to_write_.emplace_back(root, bytes);
+      queued_bytes_ += bytes.size();
+      if (!writer_.joinable()) writer_ = std::thread([this] { write_loop(); });
+      lock.unlock();
+      write_cv_.notify_one();
+    } else {
+      lock.unlock();
+      std::lock_guard<std::mutex> roots_lock(mutex_);
+      --roots_[root].on_disk;  // the writer is far behind: this one stays in memory only
     }
   }
   add_to_memory(root, bytes);

@@ -8,14 +8,28 @@
 // (a parse costs microseconds, a kept tree ten times the bytes). Entries past the folder's bound go
 // to the memory sample only; a resumed run starts from the folder's.
 //
+// The files are written by a thread of its own at idle priority (SCHED_IDLE): a run keeps thousands
+// of entries in its first minute, each a file creation that cost the generation thread as much CPU
+// as generating the input (the ext4 inode search of a busy disk), CPU the SDK under test then lacked.
+// The writer only uses a core nobody else wants; what it has not written yet waits in a bounded
+// queue (beyond it, an entry stays in memory only: a corpus entry steers generation, it is not a
+// finding). flush() writes what is queued; a kill -9 loses the queue, which costs a resumed run
+// nothing but those entries.
+//
 // Thread-safe: the generation thread keeps and picks entries, the sender thread keeps them too.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <ostream>
 #include <string>
+#include <thread>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "schema/ir.hpp"
@@ -26,6 +40,10 @@ class CorpusSample {
  public:
   /// `folder`: the run's corpus/ folder (created by the run state).
   CorpusSample(std::string folder, std::size_t files_per_root);
+  /// Writes what is queued (an error is dropped here: call flush() to see it).
+  ~CorpusSample();
+  CorpusSample(const CorpusSample&) = delete;
+  CorpusSample& operator=(const CorpusSample&) = delete;
 
   /// Reads corpus/<root>/* back into the sample (a resumed run); returns the number of files read.
   std::size_t load_folder();
@@ -36,8 +54,11 @@ class CorpusSample {
                   const std::vector<const schema::Root*>& roots, std::ostream& log);
 
   /// Keeps `bytes` as an entry of `root`: a file corpus/<root>/<hash> while the folder has room for
-  /// one more, and in the memory sample.
+  /// one more (queued for the writer thread), and in the memory sample. Rethrows the writer's
+  /// error (Fatal: a full disk), if it had one.
   void keep(const std::string& root, const std::string& bytes);
+  /// Waits until every queued file is written; rethrows the writer's error, if it had one.
+  void flush();
   /// The entry `choice` (modulo the count) of root's memory sample, or "" when it has none.
   std::string pick(const std::string& root, std::uint64_t choice);
   /// Entries in memory, over every root.
@@ -47,16 +68,27 @@ class CorpusSample {
   struct RootCorpus {
     std::vector<std::string> entries;
     std::size_t bytes = 0;
-    std::uint64_t added = 0;  // entries ever offered, for the choice of the one to replace
-    std::size_t on_disk = 0;  // files in corpus/<root>/
+    std::uint64_t added = 0;                  // entries ever offered, for the choice of the one to replace
+    std::size_t on_disk = 0;                  // files in corpus/<root>/, and queued for it
+    std::unordered_set<std::size_t> written;  // hashes of the entries read or queued
   };
 
   void add_to_memory(const std::string& root, const std::string& bytes);
+  void write_loop();
 
   std::string folder_;
   std::size_t files_per_root_;
   std::mutex mutex_;
   std::map<std::string, RootCorpus> roots_;
+
+  // The writer thread and its queue (root, bytes), under write_mutex_.
+  std::mutex write_mutex_;
+  std::condition_variable write_cv_, written_cv_;
+  std::deque<std::pair<std::string, std::string>> to_write_;
+  std::size_t queued_bytes_ = 0;
+  bool writing_ = false, closing_ = false;
+  std::exception_ptr write_error_;
+  std::thread writer_;
 };
 
 }  // namespace crosscheck::campaign

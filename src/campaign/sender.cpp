@@ -79,27 +79,43 @@ void Sender::finish() {
 }
 
 void Sender::loop() {
+  // Two batches overlap: while the implementation set compares batch k and the handler records it,
+  // the adapters already work on batch k+1 (otherwise an SDK would sit idle for the comparison of
+  // every batch). Results are still handled in the order the inputs were queued.
+  std::unique_ptr<differential::ImplementationSet::InFlight> current;
+  std::vector<Pending> current_items;
   while (true) {
+    if (current) impls_.wait_for_adapters(*current);
     std::vector<Pending> batch;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      cv_.wait_for(lock, std::chrono::milliseconds(200), [&] { return queue_.size() >= batch_ || done_; });
-      if (queue_.empty()) {
-        if (done_) return;
-        continue;
-      }
+      // With nothing in flight, wait for a whole batch; with one being compared, take what is queued
+      // now so that the adapters get work at once (a short batch when generation is behind).
+      if (!current)
+        cv_.wait_for(lock, std::chrono::milliseconds(200), [&] { return queue_.size() >= batch_ || done_; });
       while (!queue_.empty() && batch.size() < batch_) {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
+      if (!current && batch.empty() && done_) return;
     }
     room_.notify_all();
-    if (stopped()) return;
-    std::vector<differential::DecodeRequest> requests;
-    for (const auto& p : batch) requests.push_back({p.root, p.bytes});
-    auto results = impls_.run(requests, layers_);
-    sent_ += batch.size();
-    for (std::size_t k = 0; k < results.size(); ++k) handler_(batch[k], results[k]);
+    const bool stopping = stopped();  // what is queued is not sent; the batch in flight completes
+    std::unique_ptr<differential::ImplementationSet::InFlight> next;
+    if (!batch.empty() && !stopping) {
+      std::vector<differential::DecodeRequest> requests;
+      requests.reserve(batch.size());
+      for (const auto& p : batch) requests.push_back({p.root, p.bytes});
+      next = impls_.start(std::move(requests), layers_);
+    }
+    if (current) {
+      auto results = impls_.finish(std::move(current));
+      sent_ += current_items.size();
+      for (std::size_t k = 0; k < results.size(); ++k) handler_(current_items[k], results[k]);
+    }
+    if (stopping) return;
+    current = std::move(next);
+    current_items = std::move(batch);
   }
 }
 

@@ -84,7 +84,7 @@ void write_json_file(const fs::path& file, const json::Value& value, int indent)
   write_file_atomically(file.string(), json::write(value, options) + "\n");
 }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
+void write_file_atomically(const std::string& path, const std::string& content, Durability durability) {
   fs::path target(path);
   fs::path tmp =
       target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(getpid()));
@@ -102,7 +102,7 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     }
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  if ((durability == Durability::kSynced && ::fsync(fd) != 0) || ::close(fd) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
     throw Fatal("cannot write " + path + ": " + std::strerror(err));

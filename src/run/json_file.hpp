@@ -36,8 +36,17 @@ double number_of(const json::Value& number);
 /// Writes `value` atomically (see write_file_atomically); `indent` 0 writes one line.
 void write_json_file(const std::filesystem::path& file, const json::Value& value, int indent = 0);
 
-/// Writes `content` to `path` atomically (same-folder temporary, fsync, rename). Throws Fatal naming
-/// the path on failure (a full disk included), leaving no partial file behind.
-void write_file_atomically(const std::string& path, const std::string& content);
+/// Whether write_file_atomically waits for the bytes to reach the disk before the rename.
+enum class Durability {
+  kSynced,  ///< fsync: the file survives a power loss (findings, state, baselines)
+  /// No fsync: still all or nothing when the process dies (a kill -9 leaves the old file or none),
+  /// but a power loss may leave an empty file. For what a run can lose without harm: corpus entries.
+  kProcessCrash,
+};
+
+/// Writes `content` to `path` atomically (same-folder temporary, fsync unless told otherwise,
+/// rename). Throws Fatal naming the path on failure (a full disk included), leaving no partial file.
+void write_file_atomically(const std::string& path, const std::string& content,
+                           Durability durability = Durability::kSynced);
 
 }  // namespace crosscheck::run

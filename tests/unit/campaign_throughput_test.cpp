@@ -3,16 +3,20 @@
 // summary.json's "session" carry inputs sent per second, inputs dropped and the CPU time of
 // crosscheck and of the adapter; with a slow adapter, a small share generates far fewer inputs in
 // the same run time than no limit; with a fast adapter, a share below 1 fills the sender's room
-// with every input instead of only the sample.
+// with every input instead of only the sample. The sender overlaps batches (the adapters work on
+// the next while this one is compared and handled) and still hands every input its own results, in
+// order.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <memory>
 #include <sstream>
 
 #include "campaign/campaign.hpp"
+#include "campaign/sender.hpp"
 #include "run/summary_file.hpp"
 #include "schema/loader.hpp"
 
@@ -173,6 +177,75 @@ TEST_F(ThroughputTest, ADeterministicRunIgnoresTheShare) {
   EXPECT_EQ(stored->session->generation_share, 1.0);
   EXPECT_EQ(stored->session->waited_seconds, 0);
   EXPECT_EQ(stored->session->dropped, 0u);
+}
+
+TEST_F(ThroughputTest, TwoBatchesInFlightEachGetTheirOwnResults) {
+  auto set = start({});
+  std::vector<differential::DecodeRequest> first{{"ping", "{\"a\":1}"}, {"ping", "{\"a\":2}"}};
+  std::vector<differential::DecodeRequest> second{{"ping", "[3]"}};
+  auto one = set->start(first);
+  set->wait_for_adapters(*one);
+  auto two = set->start(second);  // with the pools while the first is compared
+  auto first_results = set->finish(std::move(one));
+  auto second_results = set->finish(std::move(two));
+  ASSERT_EQ(first_results.size(), 2u);
+  ASSERT_EQ(second_results.size(), 1u);
+  EXPECT_EQ(first_results[1].input, "{\"a\":2}");
+  EXPECT_EQ(second_results[0].input, "[3]");
+  for (const auto* batch : {&first_results, &second_results}) {
+    for (const auto& r : *batch) {
+      ASSERT_EQ(r.results.size(), 2u);  // cpp and fake, in that order
+      EXPECT_EQ(r.results[1].implementation, "fake");
+      EXPECT_EQ(r.results[1].encoded, r.input);  // the fake adapter echoes its input
+    }
+  }
+  // The same batch through run() gives the same outcomes.
+  auto again = set->run(first);
+  ASSERT_EQ(again.size(), 2u);
+  EXPECT_EQ(again[0].results[0].outcome, first_results[0].results[0].outcome);
+}
+
+TEST_F(ThroughputTest, TheSenderHandlesEveryInputInOrderWithItsOwnResults) {
+  auto set = start({});
+  std::vector<std::string> handled, answered;
+  {
+    Sender sender(*set, 4, {}, nullptr, 0, [&](const Pending& p, const differential::PayloadResults& r) {
+      handled.push_back(p.bytes);
+      answered.push_back(r.results.at(1).encoded.value_or(""));
+    });
+    for (int k = 0; k < 41; ++k) sender.offer({"ping", "[" + std::to_string(k) + "]", "test", 0}, true);
+    sender.finish();
+    EXPECT_EQ(sender.sent(), 41u);
+  }
+  ASSERT_EQ(handled.size(), 41u);
+  for (int k = 0; k < 41; ++k) {
+    EXPECT_EQ(handled[k], "[" + std::to_string(k) + "]");
+    EXPECT_EQ(answered[k], handled[k]);
+  }
+}
+
+TEST_F(ThroughputTest, AStoppedSenderCompletesTheBatchInFlightAndSendsNoMore) {
+  auto set = start({});
+  std::size_t handled = 0;
+  std::atomic<bool> stop{false};  // polled by offer() on this thread too
+  std::uint64_t sent = 0;
+  {
+    Sender sender(
+        *set, 4, {}, [&] { return stop.load(); }, 0,
+        [&](const Pending&, const differential::PayloadResults& r) {
+          EXPECT_FALSE(r.interrupted);
+          ++handled;
+          stop = true;  // after the first result: what is queued is not sent
+        });
+    for (int k = 0; k < 32; ++k) sender.offer({"ping", "[" + std::to_string(k) + "]", "test", 0}, true);
+    sender.finish();
+    sent = sender.sent();
+  }
+  // The batch being handled and at most the one the adapters had: 4 or 8 inputs, each handled.
+  EXPECT_GE(handled, 4u);
+  EXPECT_LE(handled, 8u);
+  EXPECT_EQ(handled % 4, 0u);
+  EXPECT_EQ(sent, handled);
 }
 
 }  // namespace

@@ -1,0 +1,104 @@
+// Tests of the fuzz run's corpus (campaign/corpus_sample.hpp): its files are written by a writer
+// thread, each distinct entry once, within the folder's bound; flush() waits for them; a write error
+// reaches flush() and the next keep(); a resumed run counts the files it finds and does not count an
+// entry again when it is kept a second time.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "campaign/corpus_sample.hpp"
+#include "schema/sha256.hpp"
+#include "util/result.hpp"
+
+namespace crosscheck::campaign {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CorpusSampleTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    base_ = fs::temp_directory_path() / ("crosscheck-corpus-test-" + std::to_string(::getpid()) + "-" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(base_);
+    fs::create_directories(base_);
+  }
+  void TearDown() override { fs::remove_all(base_); }
+
+  static std::set<std::string> files_of(const fs::path& dir) {
+    std::set<std::string> names;
+    if (!fs::exists(dir)) return names;
+    for (const auto& f : fs::directory_iterator(dir)) names.insert(f.path().filename().string());
+    return names;
+  }
+
+  static std::string entry(int k) { return "{\"k\":" + std::to_string(k) + "}"; }
+
+  fs::path base_;
+};
+
+TEST_F(CorpusSampleTest, EachDistinctEntryIsOneFileNamedByItsHashOnceFlushed) {
+  CorpusSample corpus((base_ / "corpus").string(), 1000);
+  for (int k = 0; k < 300; ++k) corpus.keep("a", entry(k));
+  for (int k = 0; k < 300; k += 3) corpus.keep("a", entry(k));  // copies: no file, no count
+  corpus.keep("b", entry(7));
+  corpus.flush();
+  auto a = files_of(base_ / "corpus" / "a");
+  ASSERT_EQ(a.size(), 300u);
+  for (int k = 0; k < 300; k += 37) {
+    std::string name = schema::sha256_hex(entry(k)).substr(0, 40);
+    ASSERT_TRUE(a.count(name)) << name;
+    std::ifstream in(base_ / "corpus" / "a" / name, std::ios::binary);
+    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(content, entry(k));
+  }
+  EXPECT_EQ(files_of(base_ / "corpus" / "b").size(), 1u);
+  // No temporary file is left behind, and the memory sample has the entries too.
+  for (const auto& name : a) EXPECT_NE(name.front(), '.') << name;
+  EXPECT_EQ(corpus.pick("b", 0), entry(7));
+}
+
+TEST_F(CorpusSampleTest, TheFolderBoundHoldsPerRoot) {
+  CorpusSample corpus((base_ / "corpus").string(), 10);
+  for (int k = 0; k < 50; ++k) corpus.keep("a", entry(k));
+  for (int k = 0; k < 5; ++k) corpus.keep("b", entry(k));
+  corpus.flush();
+  EXPECT_EQ(files_of(base_ / "corpus" / "a").size(), 10u);
+  EXPECT_EQ(files_of(base_ / "corpus" / "b").size(), 5u);
+  EXPECT_EQ(corpus.in_memory(), 55u);  // the memory sample keeps what the folder has no room for
+}
+
+TEST_F(CorpusSampleTest, AResumedRunCountsTheFilesItFindsAndKeepsAnOldEntryOnlyOnce) {
+  {
+    CorpusSample first((base_ / "corpus").string(), 8);
+    for (int k = 0; k < 5; ++k) first.keep("a", entry(k));
+    first.flush();
+  }
+  CorpusSample resumed((base_ / "corpus").string(), 8);
+  EXPECT_EQ(resumed.load_folder(), 5u);
+  for (int k = 0; k < 5; ++k) resumed.keep("a", entry(k));  // already on disk: not counted again
+  for (int k = 5; k < 20; ++k) resumed.keep("a", entry(k));
+  resumed.flush();
+  EXPECT_EQ(files_of(base_ / "corpus" / "a").size(), 8u);
+}
+
+TEST_F(CorpusSampleTest, AWriteErrorReachesFlushAndTheNextKeep) {
+  // The corpus folder's parent is a regular file: no directory or file can be made under it.
+  std::ofstream(base_ / "not-a-folder") << "x";
+  CorpusSample corpus((base_ / "not-a-folder" / "corpus").string(), 100);
+  corpus.keep("a", entry(1));
+  try {
+    corpus.flush();
+    FAIL() << "flush() did not report the failed write";
+  } catch (const Fatal& e) {
+    EXPECT_NE(std::string(e.what()).find("not-a-folder"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(corpus.keep("a", entry(2)), Fatal);
+}
+
+}  // namespace
+}  // namespace crosscheck::campaign
