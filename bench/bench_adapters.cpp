@@ -336,12 +336,23 @@ int main(int argc, char** argv) {
       batch_size = std::max<std::size_t>(1, std::stoul(value("--batch")));
     } else if (a == "--help" || a == "-h") {
       std::cout << "usage: bench_adapters [--adapters cpp,python,rust] [--config adapters/default.json] "
-                   "[--seconds 4] [--in-flight 64] [--batch 1024] [root:payload.json ...]\n";
+                   "[--seconds 4] [--in-flight 64] [--batch 1024] [root:payload.json | DIR ...]\n"
+                   "DIR: a folder of <root>/ folders of payloads, e.g. a fuzz run's sent-sample/ "
+                   "(crosscheck fuzz --sent-sample N)\n";
       return 0;
+    } else if (std::filesystem::is_directory(a)) {
+      // A folder in the corpus layout (<root>/<file>: a run's corpus/ or sent-sample/), in sorted order.
+      std::vector<std::filesystem::path> files;
+      for (const auto& e : std::filesystem::recursive_directory_iterator(a)) {
+        if (e.is_regular_file() && e.path().filename().string().front() != '.') files.push_back(e.path());
+      }
+      std::sort(files.begin(), files.end());
+      for (const auto& f : files)
+        payloads.push_back({f.parent_path().filename().string(), f.string(), read_file(f)});
     } else {
       auto colon = a.find(':');
       if (colon == std::string::npos) {
-        std::cerr << "ERROR: expected root:payload.json, got " << a << "\n";
+        std::cerr << "ERROR: expected root:payload.json or a folder of <root>/ folders, got " << a << "\n";
         return 2;
       }
       payloads.push_back({a.substr(0, colon), a.substr(colon + 1), read_file(a.substr(colon + 1))});

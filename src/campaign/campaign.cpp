@@ -80,6 +80,10 @@ class Campaign {
         coverage_(ir),
         canonical_coverage_(make_canonical_coverage(ir, o)),
         corpus_((fs::path(o.out) / "corpus").string(), o.corpus_files_per_root),
+        sent_sample_(o.sent_sample_every
+                         ? std::make_unique<CorpusSample>((fs::path(o.out) / "sent-sample").string(),
+                                                          std::size_t{1} << 20)
+                         : nullptr),
         events_(o.out, log),
         recorder_((fs::path(o.out) / "findings").string(), o.max_per_bucket, o.layers, events_,
                   o.on_finding) {}
@@ -137,6 +141,7 @@ class Campaign {
     }
     sender.finish();
     corpus_.flush();  // the corpus folder is complete before the state that a resume reads
+    if (sent_sample_) sent_sample_->flush();
     generation_cpu_ = thread_cpu_seconds() - generation_cpu_start_;
     generation_waited_ = pacer.waited_seconds();
     save(i);
@@ -191,6 +196,7 @@ class Campaign {
                     differential::verdict_tuple(r.validations))
             .second)
       corpus_.keep(p.root, p.bytes);
+    if (sent_sample_ && sent_count_++ % o_.sent_sample_every == 0) sent_sample_->keep(p.root, p.bytes);
     recorder_.record(p, r);
   }
 
@@ -302,6 +308,8 @@ class Campaign {
   SchemaCoverage coverage_;  // generation thread only: the step, saves, progress and summary
   std::unique_ptr<Canonical> canonical_coverage_;
   CorpusSample corpus_;
+  std::unique_ptr<CorpusSample> sent_sample_;  // --sent-sample: written like the corpus, never read
+  std::uint64_t sent_count_ = 0;               // sender thread only
   RunEvents events_;
   FindingRecorder recorder_;
   bool resumed_ = false;

@@ -70,6 +70,10 @@ struct CampaignOptions {
   /// (about 300 a second), and an unbounded folder grew by 200 MB in ten minutes. Later entries go
   /// to the in-memory sample only (a resumed run starts from the folder's).
   std::size_t corpus_files_per_root = 4096;
+  /// --sent-sample N: every Nth input sent to the adapters is also written to
+  /// sent-sample/<root>/<hash> (the corpus layout), so that an SDK's in-process rate can be measured
+  /// on the run's own mix (bench_adapters DIR); 0 writes none.
+  std::size_t sent_sample_every = 0;
   bool strict = false;               ///< count implementation-defined divergences as failures
   bool live = false;                 ///< a live progress line (terminal) instead of periodic lines
   std::string adapters_fingerprint;  ///< names of the implementations, for run.json

@@ -46,6 +46,7 @@ struct FuzzOptions {
   std::size_t batch = 128;
   double generation_share = 0.25;  ///< --generation-share (campaign/generation_pacer.hpp)
   std::size_t corpus_files_per_root = 4096;
+  std::size_t sent_sample_every = 0;  ///< --sent-sample
   bool strict = false;
   std::string shard;  ///< "I/N"
   std::string
@@ -251,6 +252,7 @@ int fuzz(const FuzzOptions& o) {
   c.seed_paths = o.seeds;
   c.batch = o.batch;
   c.corpus_files_per_root = o.corpus_files_per_root;
+  c.sent_sample_every = o.sent_sample_every;
   c.generation_share = o.generation_share;
   c.strict = o.strict;
   c.live = ::isatty(2);
@@ -363,6 +365,11 @@ const Registration kFuzz{CommandSpec{
       sub.add_option("--scenario-batches", o->scenario_batches,
                      "Layer 3: batches of a --runs run (a --time run fills its share)")
           ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000}))
+          ->capture_default_str();
+      sub.add_option("--sent-sample", o->sent_sample_every,
+                     "Also write every Nth input sent to the adapters to sent-sample/<root>/ (the mix an "
+                     "SDK is measured on: bench_adapters DIR); 0 writes none")
+          ->check(CLI::Range(std::size_t{0}, std::size_t{1000000000}))
           ->capture_default_str();
       sub.add_option("--corpus-limit", o->corpus_files_per_root,
                      "Files kept in corpus/<root>/ (later inputs stay in memory only)")

@@ -248,5 +248,33 @@ TEST_F(ThroughputTest, AStoppedSenderCompletesTheBatchInFlightAndSendsNoMore) {
   EXPECT_EQ(sent, handled);
 }
 
+TEST_F(ThroughputTest, TheSentSampleHoldsEveryNthInputSentInTheCorpusLayout) {
+  auto set = start({});
+  CampaignOptions o = options("sample");
+  o.runs = 400;
+  o.batch = 16;
+  o.sent_sample_every = 10;
+  std::ostringstream log;
+  CampaignSummary summary = run_campaign(*ir_, *set, o, log);
+  ASSERT_GT(summary.sent, 50u) << log.str();
+  std::size_t files = 0;
+  for (const auto& dir : fs::directory_iterator(fs::path(o.out) / "sent-sample")) {
+    ASSERT_TRUE(dir.is_directory()) << dir.path();
+    EXPECT_TRUE(ir_->find_root(dir.path().filename().string())) << dir.path();
+    for (const auto& f : fs::directory_iterator(dir.path())) {
+      EXPECT_NE(f.path().filename().string().front(), '.') << f.path();  // no temporary left
+      ++files;
+    }
+  }
+  // One in ten of the inputs sent (fewer when two sampled inputs are the same bytes).
+  EXPECT_LE(files, (summary.sent + 9) / 10);
+  EXPECT_GE(files, summary.sent / 20);
+  // Without the option there is no such folder.
+  CampaignOptions plain = options("plain");
+  plain.runs = 50;
+  run_campaign(*ir_, *set, plain, log);
+  EXPECT_FALSE(fs::exists(fs::path(plain.out) / "sent-sample"));
+}
+
 }  // namespace
 }  // namespace crosscheck::campaign
