@@ -2,6 +2,7 @@
 #include "differential/canonical_comparator.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "differential/input_traits.hpp"
@@ -79,17 +80,22 @@ std::vector<Divergence> compare_canonical(std::string_view input,
                                           const std::vector<ValidateResult>& validations,
                                           const std::vector<ImplResult>& decodes) {
   std::vector<Divergence> found;
-  const std::vector<std::string> traits = canonical_traits(input, validations);
-  const std::string trait_part = joined(traits, ",");
+  // The traits only label a divergence: the input is scanned at the first one (most have none).
+  std::optional<std::vector<std::string>> traits;
+  std::string trait_part;
   auto emit = [&](DivergenceClass cls, std::vector<std::string> impls, std::string detail,
                   const std::string& who, const std::string& specifics) {
+    if (!traits) {
+      traits = canonical_traits(input, validations);
+      trait_part = joined(*traits, ",");
+    }
     std::sort(impls.begin(), impls.end());
     Divergence d;
     d.cls = cls;
     d.layer = kCanonicalLayer;
     d.implementations = std::move(impls);
     d.detail = std::move(detail);
-    d.implementation_defined = !traits.empty();
+    d.implementation_defined = !traits->empty();
     d.signature =
         std::string(kCanonicalLayer) + "|" + class_name(cls) + "|" + who + "|" + specifics + "|" + trait_part;
     d.bucket = schema::sha256_hex(d.signature).substr(0, 16);

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "json/equal.hpp"
@@ -400,8 +401,18 @@ std::string outcome_tuple(const std::vector<ImplResult>& results) {
 std::vector<Divergence> compare(std::string_view root, std::string_view input,
                                 const std::vector<ImplResult>& results, const CompareOptions& options) {
   std::vector<Divergence> found;
-  const InputTraits traits = analyse_input(input);
-  const TraitSites sites(traits, results);
+  // The input's traits decide only how a divergence is labelled and bucketed: most inputs have
+  // none, so the scan waits for the first divergence (half of compare()'s time on a fuzz run).
+  std::optional<InputTraits> traits_of_input;
+  std::optional<TraitSites> trait_sites;
+  auto traits = [&]() -> const InputTraits& {
+    if (!traits_of_input) traits_of_input = analyse_input(input);
+    return *traits_of_input;
+  };
+  auto sites = [&]() -> const TraitSites& {
+    if (!trait_sites) trait_sites.emplace(traits(), results);
+    return *trait_sites;
+  };
 
   // Signatures leave out the root and the concrete paths on purpose: the same fault shows up under
   // many roots and slots, and a person wants one bucket per fault, with examples, not one per slot.
@@ -420,7 +431,7 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
     d.bucket = schema::sha256_hex(d.signature).substr(0, 16);
     found.push_back(std::move(d));
   };
-  const Decided everywhere = sites.at(nullptr);
+  auto everywhere = [&] { return sites().at(nullptr); };
   auto codes_of = [](const std::multiset<DiagKey>& s) {
     std::set<std::string> codes;
     for (const auto& d : s) codes.insert(d.second);
@@ -435,19 +446,19 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
     switch (r.outcome) {
       case Outcome::kCrash:
         emit(DivergenceClass::kCrash, {r.implementation}, r.implementation + " crashed: " + why,
-             r.implementation, "", everywhere);
+             r.implementation, "", everywhere());
         break;
       case Outcome::kTimeout:
         emit(DivergenceClass::kTimeout, {r.implementation}, r.implementation + " timed out: " + why,
-             r.implementation, "", everywhere);
+             r.implementation, "", everywhere());
         break;
       case Outcome::kError:
         emit(DivergenceClass::kSdkError, {r.implementation}, r.implementation + " raised: " + why,
-             r.implementation, "", everywhere);
+             r.implementation, "", everywhere());
         break;
       case Outcome::kProtocol:
         emit(DivergenceClass::kProtocol, {r.implementation}, r.implementation + " broke the protocol: " + why,
-             r.implementation, "", everywhere);
+             r.implementation, "", everywhere());
         break;
       default:
         break;
@@ -486,7 +497,7 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
     emit(DivergenceClass::kAcceptance, impls,
          "rejected as JSON by " + refusers + " (" + describe(diag_set(*unparsed.front(), "error")) +
              "); parsed by " + others,
-         sorted_tuple(std::move(who)), refusers + ":invalid_json", sites.parse_level());
+         sorted_tuple(std::move(who)), refusers + ":invalid_json", sites().parse_level());
   }
   // Among those that parsed, the outcome tuple leaves the others out: their refusal is the fault above.
   std::vector<std::string> parsed_outcomes;
@@ -520,7 +531,7 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
     // A rejection with no error (an SDK that only says "invalid type: integer as u128") could be about
     // any part of the input, so every trait counts, as for a crash.
     emit(DivergenceClass::kAcceptance, impls, "accepted by " + a + "; rejected by " + j, tuple, specifics,
-         sites.at(unplaced ? nullptr : &where));
+         sites().at(unplaced ? nullptr : &where));
   }
 
   // Implementations grouped by their diagnostics: one divergence when the groups differ.
@@ -545,7 +556,7 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
         std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.first.empty(); });
     emit(cls, impls, what + detail, tuple,
          differing_codes(groups, [&](const std::string& p) { return path_shape(p, options.known_names); }),
-         sites.at(unplaced ? nullptr : &where));
+         sites().at(unplaced ? nullptr : &where));
   };
 
   // Warnings among the implementations that accepted (and can report them): multisets.
@@ -572,15 +583,16 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
   }
 
   // Round trips.
+  if (accepted.empty()) return found;  // no encoding to check
   auto input_value = json::parse(input, round_trip_limits());
   // JSON, but deeper than the comparison can go: an encoding is still checked for being written at all.
-  const bool too_deep = !traits.not_json && !input_value.ok();
+  const bool too_deep = !input_value.ok() && !traits().not_json;
   std::vector<std::pair<const ImplResult*, json::Value>> unequal;  // self-unequal encodings
   for (const auto* r : accepted) {
     if (!r->encoded) {
       std::string why = r->encode_error ? "encode failed: " + *r->encode_error : "no encoding was returned";
       emit(DivergenceClass::kRoundTripSelf, {r->implementation}, r->implementation + ": " + why,
-           r->implementation, "encode-failed", everywhere);
+           r->implementation, "encode-failed", everywhere());
       continue;
     }
     if (too_deep) continue;
@@ -588,7 +600,7 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
     if (!enc.ok()) {
       emit(DivergenceClass::kRoundTripSelf, {r->implementation},
            r->implementation + ": re-encoding is not JSON (" + enc.error().message() + ")", r->implementation,
-           "not-json", everywhere);
+           "not-json", everywhere());
       continue;
     }
     if (!input_value.ok()) continue;  // an accepted non-JSON input is an acceptance matter
@@ -598,7 +610,7 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
       emit(DivergenceClass::kRoundTripSelf, {r->implementation},
            r->implementation + ": re-encoding differs from the input at '" + where.path + "' (" + where.kind +
                ")",
-           r->implementation, where.kind, sites.at(&at));
+           r->implementation, where.kind, sites().at(&at));
       unequal.emplace_back(r, std::move(enc.value()));
     }
   }
@@ -613,7 +625,7 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
              unequal[i].first->implementation + " and " + unequal[k].first->implementation +
                  " re-encode differently at '" + where.path + "' (" + where.kind + ")",
              unequal[i].first->implementation + "," + unequal[k].first->implementation, where.kind,
-             sites.at(&at));
+             sites().at(&at));
       }
     }
   }
