@@ -54,12 +54,16 @@ cp "$schema" "$(dirname "$schema")/ahp-codegen.lock.json" "$OUT/crosscheck-schem
 echo "schema: $schema"
 
 # Compile flags. The source-dir define points nowhere on purpose: the targets find the schema beside
-# themselves, never through a checkout. The coverage ignore list (generator and error-position scans)
-# applies when libFuzzer's coverage instrumentation is on, as in the fuzz preset.
+# themselves, never through a checkout. The coverage allow and ignore lists (only the JSON parser,
+# tree and writer and the decoder get counters and CMP tracing; fuzz/coverage_allowlist.txt says
+# why) apply when libFuzzer's coverage instrumentation is on, as in the fuzz preset.
 flags=(-std=c++20 -O1 -g -I"$ROOT/src" -I"$ROOT"
   '-DCROSSCHECK_VERSION="cflite"' '-DCROSSCHECK_SOURCE_DIR="/crosscheck-cflite-has-no-source-tree"')
 case " $CXXFLAGS " in
-  *fuzzer-no-link*) flags+=("-fsanitize-coverage-ignorelist=$ROOT/fuzz/coverage_ignorelist.txt") ;;
+  *fuzzer-no-link*)
+    flags+=("-fsanitize-coverage-allowlist=$ROOT/fuzz/coverage_allowlist.txt"
+      "-fsanitize-coverage-ignorelist=$ROOT/fuzz/coverage_ignorelist.txt")
+    ;;
 esac
 libs=()
 if [ -n "${SIMDJSON_SRC:-}" ]; then
