@@ -54,12 +54,19 @@ cp "$schema" "$(dirname "$schema")/ahp-codegen.lock.json" "$OUT/crosscheck-schem
 echo "schema: $schema"
 
 # Compile flags. The source-dir define points nowhere on purpose: the targets find the schema beside
-# themselves, never through a checkout. The coverage ignore list (generator and error-position scans)
-# applies when libFuzzer's coverage instrumentation is on, as in the fuzz preset.
+# themselves, never through a checkout. The coverage allow and ignore lists (only the JSON parser,
+# tree and writer and the decoder get counters and CMP tracing; fuzz/coverage_allowlist.txt says
+# why) apply when libFuzzer's coverage instrumentation is on, as in the fuzz preset.
 flags=(-std=c++20 -O1 -g -I"$ROOT/src" -I"$ROOT"
   '-DCROSSCHECK_VERSION="cflite"' '-DCROSSCHECK_SOURCE_DIR="/crosscheck-cflite-has-no-source-tree"')
+no_cmp_tracing=()
 case " $CXXFLAGS " in
-  *fuzzer-no-link*) flags+=("-fsanitize-coverage-ignorelist=$ROOT/fuzz/coverage_ignorelist.txt") ;;
+  *fuzzer-no-link*)
+    flags+=("-fsanitize-coverage-allowlist=$ROOT/fuzz/coverage_allowlist.txt"
+      "-fsanitize-coverage-ignorelist=$ROOT/fuzz/coverage_ignorelist.txt")
+    # The JSON parser keeps its counters but not its CMP tracing (fuzz/CMakeLists.txt says why).
+    no_cmp_tracing=(-fno-sanitize-coverage=trace-cmp)
+    ;;
 esac
 libs=()
 if [ -n "${SIMDJSON_SRC:-}" ]; then
@@ -89,10 +96,11 @@ while read -r entry; do
   fi
 done <"$ROOT/fuzz/sources.txt"
 compile() {  # compile SOURCE -> $BUILD/obj/<path with / as _>.o
-  local obj
+  local obj extra=()
   obj="$BUILD/obj/$(echo "${1#"$ROOT"/}" | tr / _).o"
+  if [ "$1" = "$ROOT/src/json/parse.cpp" ]; then extra=("${no_cmp_tracing[@]}"); fi
   # shellcheck disable=SC2086  # CXXFLAGS is a list of flags
-  "$CXX" $CXXFLAGS "${flags[@]}" -c "$1" -o "$obj"
+  "$CXX" $CXXFLAGS "${flags[@]}" "${extra[@]}" -c "$1" -o "$obj"
 }
 # One compiler per core; a failed compile stops the build (set -e on its wait).
 pids=()
