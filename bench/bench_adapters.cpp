@@ -202,8 +202,8 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
                 " payloads the bench op cannot time (e.g. not UTF-8) left out of every phase";
   }
   double sdk_round = 0, sdk_cpu_round = 0;
-  for (const auto& r : mix) {
-    if (!have_bench) break;
+  for (std::size_t k = 0; have_bench && k < mix.size(); ++k) {
+    const auto& r = mix[k];
     auto probe = pool.bench(r, 20);
     if (!probe || *probe == 0) {
       have_bench = false;

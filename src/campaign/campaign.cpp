@@ -82,7 +82,7 @@ class Campaign {
         corpus_((fs::path(o.out) / "corpus").string(), o.corpus_files_per_root),
         sent_sample_(o.sent_sample_every
                          ? std::make_unique<CorpusSample>((fs::path(o.out) / "sent-sample").string(),
-                                                          std::size_t{1} << 20)
+                                                          std::size_t{1} << 20, false)
                          : nullptr),
         events_(o.out, log),
         recorder_((fs::path(o.out) / "findings").string(), o.max_per_bucket, o.layers, events_,

@@ -37,8 +37,8 @@ void lower_own_priority() {
 
 }  // namespace
 
-CorpusSample::CorpusSample(std::string folder, std::size_t files_per_root)
-    : folder_(std::move(folder)), files_per_root_(files_per_root) {}
+CorpusSample::CorpusSample(std::string folder, std::size_t files_per_root, bool in_memory)
+    : folder_(std::move(folder)), files_per_root_(files_per_root), in_memory_(in_memory) {}
 
 CorpusSample::~CorpusSample() {
   {
@@ -146,12 +146,14 @@ void CorpusSample::load_seeds(const std::vector<std::string>& paths, const schem
 
 void CorpusSample::keep(const std::string& root, const std::string& bytes) {
   bool room;
+  std::size_t hash;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     RootCorpus& c = roots_[root];
     // A copy of an entry already kept is neither queued again nor counted (the file name is the
     // hash of the bytes; the writer thread also skips a file an earlier session wrote).
-    room = c.on_disk < files_per_root_ && c.written.insert(std::hash<std::string>{}(bytes)).second;
+    hash = std::hash<std::string>{}(bytes);
+    room = c.on_disk < files_per_root_ && c.written.insert(hash).second;
     if (room) ++c.on_disk;
   }
   if (room) {
@@ -165,8 +167,11 @@ void CorpusSample::keep(const std::string& root, const std::string& bytes) {
       write_cv_.notify_one();
     } else {
       lock.unlock();
+      // The writer is far behind: this one stays in memory only, and may be queued when kept again.
       std::lock_guard<std::mutex> roots_lock(mutex_);
-      --roots_[root].on_disk;  // the writer is far behind: this one stays in memory only
+      RootCorpus& c = roots_[root];
+      --c.on_disk;
+      c.written.erase(hash);
     }
   }
   add_to_memory(root, bytes);
@@ -187,7 +192,7 @@ std::size_t CorpusSample::in_memory() {
 }
 
 void CorpusSample::add_to_memory(const std::string& root, const std::string& bytes) {
-  if (bytes.size() > kMemoryEntryMaxBytes) return;
+  if (!in_memory_ || bytes.size() > kMemoryEntryMaxBytes) return;
   std::lock_guard<std::mutex> lock(mutex_);
   RootCorpus& c = roots_[root];
   ++c.added;

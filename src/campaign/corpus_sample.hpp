@@ -39,7 +39,8 @@ namespace crosscheck::campaign {
 class CorpusSample {
  public:
   /// `folder`: the run's corpus/ folder (created by the run state).
-  CorpusSample(std::string folder, std::size_t files_per_root);
+  /// `in_memory` false: a folder only (--sent-sample), never picked from, so no memory sample.
+  CorpusSample(std::string folder, std::size_t files_per_root, bool in_memory = true);
   /// Writes what is queued (an error is dropped here: call flush() to see it).
   ~CorpusSample();
   CorpusSample(const CorpusSample&) = delete;
@@ -78,6 +79,7 @@ class CorpusSample {
 
   std::string folder_;
   std::size_t files_per_root_;
+  bool in_memory_;
   std::mutex mutex_;
   std::map<std::string, RootCorpus> roots_;
 

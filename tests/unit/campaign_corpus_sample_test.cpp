@@ -86,6 +86,15 @@ TEST_F(CorpusSampleTest, AResumedRunCountsTheFilesItFindsAndKeepsAnOldEntryOnlyO
   EXPECT_EQ(files_of(base_ / "corpus" / "a").size(), 8u);
 }
 
+TEST_F(CorpusSampleTest, AFolderOnlyCorpusWritesFilesAndKeepsNoMemorySample) {
+  CorpusSample folder_only((base_ / "sent-sample").string(), 100, false);
+  for (int k = 0; k < 20; ++k) folder_only.keep("a", entry(k));
+  folder_only.flush();
+  EXPECT_EQ(files_of(base_ / "sent-sample" / "a").size(), 20u);
+  EXPECT_EQ(folder_only.in_memory(), 0u);
+  EXPECT_EQ(folder_only.pick("a", 0), "");
+}
+
 TEST_F(CorpusSampleTest, AWriteErrorReachesFlushAndTheNextKeep) {
   // The corpus folder's parent is a regular file: no directory or file can be made under it.
   std::ofstream(base_ / "not-a-folder") << "x";
