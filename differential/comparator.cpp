@@ -588,6 +588,10 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
   // JSON, but deeper than the comparison can go: an encoding is still checked for being written at all.
   const bool too_deep = !input_value.ok() && !traits().not_json;
   std::vector<std::pair<const ImplResult*, json::Value>> unequal;  // self-unequal encodings
+  // Encodings already found equal to the input: the same bytes again (another implementation wrote the
+  // same text, or the input itself) parse to the same tree, so they are not parsed again.
+  std::vector<std::string_view> equal_texts;
+  if (input_value.ok()) equal_texts.push_back(input);
   for (const auto* r : accepted) {
     if (!r->encoded) {
       std::string why = r->encode_error ? "encode failed: " + *r->encode_error : "no encoding was returned";
@@ -596,6 +600,7 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
       continue;
     }
     if (too_deep) continue;
+    if (std::find(equal_texts.begin(), equal_texts.end(), *r->encoded) != equal_texts.end()) continue;
     auto enc = json::parse(*r->encoded, round_trip_limits());
     if (!enc.ok()) {
       emit(DivergenceClass::kRoundTripSelf, {r->implementation},
@@ -612,6 +617,8 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
                ")",
            r->implementation, where.kind, sites().at(&at));
       unequal.emplace_back(r, std::move(enc.value()));
+    } else {
+      equal_texts.push_back(*r->encoded);
     }
   }
   // Cross: implementations that each changed the value, and changed it differently.

@@ -11,6 +11,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,9 @@ class ImplementationSet {
   ~ImplementationSet();
 
   const std::vector<StartFailure>& failures() const { return failures_; }
+  /// The default schema's IR (the one the run was started with); a decode on it can be handed to
+  /// start() as a ReferenceDecode.
+  const schema::Ir& default_ir() const { return *schemas_.front(); }
   /// Names in result order ("cpp", "python", "rust/direct", ...).
   std::vector<std::string> names() const;
   std::vector<Identity> identities() const;
@@ -84,7 +88,20 @@ class ImplementationSet {
   /// validates it in-process on the calling thread; wait_for_adapters() returns when every pool has
   /// answered; finish() waits too and compares. run(b) is finish(start(b)). At most one batch is
   /// with the pools at a time: call start() again only after wait_for_adapters() of the last one.
-  std::unique_ptr<InFlight> start(std::vector<DecodeRequest> batch, const Layers& layers = {});
+  ///
+  /// `decoded` (empty, or one entry a payload, each possibly null): payloads the caller has already
+  /// decoded in process, as the fuzz loop does for its coverage feedback. The in-process decoder on
+  /// the same IR (`ReferenceDecode::ir`) takes that result instead of decoding the payload a second
+  /// time; any other member, or a null entry, decodes as usual.
+  struct ReferenceDecode {
+    const schema::Ir* ir = nullptr;  ///< the IR the decode ran on
+    bool accepted = false;
+    std::vector<decoder::Diagnostic> diagnostics;
+    std::optional<std::string> encoded;
+    double millis = 0;  ///< how long that decode took
+  };
+  std::unique_ptr<InFlight> start(std::vector<DecodeRequest> batch, const Layers& layers = {},
+                                  const std::vector<const ReferenceDecode*>& decoded = {});
   void wait_for_adapters(InFlight& flight);
   std::vector<PayloadResults> finish(std::unique_ptr<InFlight> flight);
 

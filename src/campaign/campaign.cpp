@@ -182,9 +182,10 @@ class Campaign {
     // not behind, every input goes (the sample only thins what a busy sender would drop).
     const bool fill = o_.generation_share < 1 && !o_.deterministic && !sender.behind();
     if (in.interesting || o_.deterministic || fill || (in.seed >> 32) % o_.sample_every == 0) {
-      sender.offer({in.root, std::move(in.bytes),
-                    "fuzz iteration " + std::to_string(i) + " (" + in.source + ")", in.seed},
-                   o_.deterministic);
+      sender.offer(
+          {in.root, std::move(in.bytes), "fuzz iteration " + std::to_string(i) + " (" + in.source + ")",
+           in.seed, std::move(in.decoded)},
+          o_.deterministic);
     }
   }
 

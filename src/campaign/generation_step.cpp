@@ -1,6 +1,7 @@
 // generation_step.cpp: one fuzz iteration's input and its in-process decode (see generation_step.hpp).
 #include "campaign/generation_step.hpp"
 
+#include <chrono>
 #include <functional>
 #include <optional>
 
@@ -29,7 +30,8 @@ GenerationStep::GenerationStep(const schema::Ir& ir, const std::set<std::string,
                                std::vector<const schema::Root*> roots, std::uint64_t run_seed,
                                bool deterministic, CorpusSample& corpus, SchemaCoverage& coverage,
                                const gen::CanonicalGenerator* canonical)
-    : known_names_(known_names),
+    : ir_(ir),
+      known_names_(known_names),
       roots_(std::move(roots)),
       run_seed_(run_seed),
       deterministic_(deterministic),
@@ -83,11 +85,19 @@ GeneratedInput GenerationStep::run(std::uint64_t i) {
     source = "corpus bytes";
   }
   SchemaCoverage::Probe probe;
+  const auto started = std::chrono::steady_clock::now();
   decoder::DecodeResult r = decoder_.decode(root, bytes, &probe);
+  const double millis =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   bool fresh_coverage = coverage_.finish(probe, r.accepted);
   bool fresh_signature =
       signatures_.insert(std::hash<std::string>{}(root.snake_name + "#" + cpp_signature(r, known_names_)));
-  return {root.snake_name, std::move(bytes), std::move(source), s, fresh_coverage || fresh_signature};
+  return {root.snake_name,
+          std::move(bytes),
+          std::move(source),
+          s,
+          fresh_coverage || fresh_signature,
+          {&ir_, r.accepted, std::move(r.diagnostics), std::move(r.encoded), millis}};
 }
 
 }  // namespace crosscheck::campaign

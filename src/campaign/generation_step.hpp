@@ -4,7 +4,8 @@
 // instance or mutates an entry of that root's corpus sample (gen::Mutator); an entry that is not
 // JSON is sent as it is. The C++ decoder runs the input in process with a coverage probe: an input
 // that reaches new schema coverage, or gives the decoder an outcome signature not seen before, is
-// interesting (it joins the corpus and always goes to the adapters).
+// interesting (it joins the corpus and always goes to the adapters). That decode is also the C++
+// reference's result for the input when it is sent (ImplementationSet::start, `decoded`).
 //
 // With the canonical layer (a gen::CanonicalGenerator given), half of the fresh instances are drawn
 // canonically valid for the root's schema document, and three in eight mutations are a canonical
@@ -23,6 +24,7 @@
 #include "campaign/corpus_sample.hpp"
 #include "coverage/schema_coverage.hpp"
 #include "decoder/decoder.hpp"
+#include "differential/implementation_set.hpp"
 #include "gen/canonical_generator.hpp"
 #include "gen/generator.hpp"
 #include "schema/ir.hpp"
@@ -35,6 +37,8 @@ struct GeneratedInput {
   std::string source;      ///< "generated", "<mutation>: <description>" or "corpus bytes"
   std::uint64_t seed = 0;  ///< the iteration's seed
   bool interesting = false;
+  /// The in-process decode above, for the sender's reference result (the input is not decoded twice).
+  differential::ImplementationSet::ReferenceDecode decoded;
 };
 
 /// A fixed-size "seen before" filter over hashes, one bit a slot. Its memory is fixed at the start;
@@ -71,6 +75,7 @@ class GenerationStep {
   GeneratedInput run(std::uint64_t i);
 
  private:
+  const schema::Ir& ir_;
   const std::set<std::string, std::less<>>& known_names_;
   std::vector<const schema::Root*> roots_;
   std::uint64_t run_seed_;

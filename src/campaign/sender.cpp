@@ -104,9 +104,14 @@ void Sender::loop() {
     std::unique_ptr<differential::ImplementationSet::InFlight> next;
     if (!batch.empty() && !stopping) {
       std::vector<differential::DecodeRequest> requests;
+      std::vector<const differential::ImplementationSet::ReferenceDecode*> decoded;
       requests.reserve(batch.size());
-      for (const auto& p : batch) requests.push_back({p.root, p.bytes});
-      next = impls_.start(std::move(requests), layers_);
+      decoded.reserve(batch.size());
+      for (const auto& p : batch) {
+        requests.push_back({p.root, p.bytes});
+        decoded.push_back(p.decoded ? &*p.decoded : nullptr);
+      }
+      next = impls_.start(std::move(requests), layers_, decoded);
     }
     if (current) {
       auto results = impls_.finish(std::move(current));

@@ -21,6 +21,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -32,6 +33,9 @@ namespace crosscheck::campaign {
 struct Pending {
   std::string root, bytes, source;
   std::uint64_t seed = 0;
+  /// The generation step's in-process decode of `bytes`, if there was one: the C++ reference takes it
+  /// instead of decoding the input again.
+  std::optional<differential::ImplementationSet::ReferenceDecode> decoded;
 };
 
 class Sender {

@@ -294,7 +294,9 @@ int fuzz(const FuzzOptions& o) {
                     : std::to_string(c.runs.value_or(0)) + " inputs")
             << ") -> " << c.out << "\n";
   const auto started = std::chrono::steady_clock::now();
-  campaign::run_campaign(ir, *set, c, std::cerr);
+  // The set's own copy of the same schema: the generation step's in-process decodes are then the C++
+  // reference's results (ImplementationSet::ReferenceDecode), not repeated on the sender thread.
+  campaign::run_campaign(set->default_ir(), *set, c, std::cerr);
   if (!clients.empty() && !differential::stop_requested()) {
     // Layer 3 gets what the campaign left of the time (it may stop a little after its share).
     if (contextual_seconds) {

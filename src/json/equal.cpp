@@ -185,6 +185,16 @@ std::string canonical_number(std::string_view number) {
 
 namespace {
 bool objects_equal(const Value& a, const Value& b) {
+  // The common case without a map: the same keys in the same order, every value equal (then the last
+  // value of each key is equal too). Anything else is decided by the maps below.
+  const auto& am = a.members();
+  const auto& bm = b.members();
+  if (am.size() == bm.size()) {
+    bool same = true;
+    for (std::size_t i = 0; same && i < am.size(); ++i)
+      same = am[i].key == bm[i].key && semantically_equal(am[i].value, bm[i].value);
+    if (same) return true;
+  }
   // Objects are maps: the last value of each key counts.
   auto index = [](const Value& v) {
     std::unordered_map<std::string_view, const Value*> m;

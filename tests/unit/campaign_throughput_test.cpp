@@ -205,6 +205,79 @@ TEST_F(ThroughputTest, TwoBatchesInFlightEachGetTheirOwnResults) {
   EXPECT_EQ(again[0].results[0].outcome, first_results[0].results[0].outcome);
 }
 
+TEST_F(ThroughputTest, TheReferenceTakesADecodeDoneOnItsOwnIrAndDecodesAnyOther) {
+  auto set = start({});
+  std::vector<differential::DecodeRequest> batch{{"ping_event", "{\"type\":\"ping\"}"},
+                                                 {"ping_event", "{\"type\":\"pong\"}"}};
+  auto plain = set->run(batch);
+  ASSERT_EQ(plain.size(), 2u);
+  // A result the decoder would not give, on the set's own IR: taken as it is.
+  differential::ImplementationSet::ReferenceDecode given{
+      &set->default_ir(),
+      plain[0].results[0].outcome != differential::Outcome::kAccepted,
+      {{"/x", "given-code", decoder::Severity::kError, "given"}},
+      std::string("\"given\""),
+      42.5};
+  // The same result claimed on another copy of the schema: not this reference's decode, so ignored.
+  auto copy = schema::load_schema(std::string(CROSSCHECK_TEST_SCHEMAS) + "/mini");
+  ASSERT_TRUE(copy.ok());
+  differential::ImplementationSet::ReferenceDecode foreign = given;
+  foreign.ir = &copy.value();
+  auto results = set->finish(set->start(batch, {}, {&given, &foreign}));
+  ASSERT_EQ(results.size(), 2u);
+  const auto& taken = results[0].results[0];
+  EXPECT_EQ(taken.implementation, "cpp");
+  EXPECT_EQ(taken.outcome,
+            given.accepted ? differential::Outcome::kAccepted : differential::Outcome::kRejected);
+  EXPECT_NE(taken.outcome, plain[0].results[0].outcome);
+  ASSERT_EQ(taken.diagnostics.size(), 1u);
+  EXPECT_EQ(taken.diagnostics[0].code, "given-code");
+  EXPECT_EQ(taken.encoded, std::optional<std::string>("\"given\""));
+  EXPECT_EQ(taken.millis, 42.5);
+  const auto& decoded = results[1].results[0];
+  EXPECT_EQ(decoded.outcome, plain[1].results[0].outcome);
+  EXPECT_EQ(decoded.encoded, plain[1].results[0].encoded);
+  EXPECT_EQ(decoded.diagnostics.size(), plain[1].results[0].diagnostics.size());
+  EXPECT_NE(decoded.millis, 42.5);
+}
+
+TEST_F(ThroughputTest, ACampaignGivesTheSameAnswersWhetherItsDecodesAreReusedOrNot) {
+  // On the set's own IR the generation step's decodes are the reference's results; on a separate
+  // copy of the same schema every input is decoded again. A deterministic run must not tell them apart.
+  // The needle adapter accepts any JSON text and reports this schema, so it is compared with the
+  // decoder (the fake adapter's roots are skewed).
+  differential::AdapterConfig cpp;
+  cpp.spec.name = "cpp";
+  differential::AdapterConfig needle;
+  needle.spec.name = "needle";
+  needle.spec.argv = {"python3",
+                      std::string(CROSSCHECK_SOURCE_DIR) + "/tests/fake_adapters/needle_adapter.py"};
+  differential::PoolOptions pool;
+  pool.deadline = std::chrono::milliseconds(10000);
+  auto set = std::make_unique<differential::ImplementationSet>(ir_, std::vector{cpp, needle}, pool);
+  ASSERT_TRUE(set->failures().empty()) << set->failures().front().message;
+  auto copy = schema::load_schema(std::string(CROSSCHECK_TEST_SCHEMAS) + "/mini");
+  ASSERT_TRUE(copy.ok());
+  CampaignSummary runs[2];
+  std::string logs[2];
+  for (int reuse = 0; reuse < 2; ++reuse) {
+    CampaignOptions o = options(reuse ? "reused" : "decoded-again");
+    o.runs = 400;
+    o.batch = 16;
+    o.deterministic = true;
+    o.adapters_fingerprint = "cpp,needle";
+    std::ostringstream log;
+    runs[reuse] = run_campaign(reuse ? set->default_ir() : copy.value(), *set, o, log);
+    logs[reuse] = log.str();
+    ASSERT_EQ(runs[reuse].sent, 400u) << logs[reuse];
+  }
+  EXPECT_GT(runs[0].divergent_inputs, 0u) << logs[0];
+  EXPECT_EQ(runs[1].divergent_inputs, runs[0].divergent_inputs);
+  EXPECT_EQ(runs[1].contract_inputs, runs[0].contract_inputs);
+  EXPECT_EQ(runs[1].buckets, runs[0].buckets);
+  EXPECT_EQ(runs[1].coverage_percent, runs[0].coverage_percent);
+}
+
 TEST_F(ThroughputTest, TheSenderHandlesEveryInputInOrderWithItsOwnResults) {
   auto set = start({});
   std::vector<std::string> handled, answered;
@@ -213,7 +286,8 @@ TEST_F(ThroughputTest, TheSenderHandlesEveryInputInOrderWithItsOwnResults) {
       handled.push_back(p.bytes);
       answered.push_back(r.results.at(1).encoded.value_or(""));
     });
-    for (int k = 0; k < 41; ++k) sender.offer({"ping", "[" + std::to_string(k) + "]", "test", 0}, true);
+    for (int k = 0; k < 41; ++k)
+      sender.offer({"ping", "[" + std::to_string(k) + "]", "test", 0, std::nullopt}, true);
     sender.finish();
     EXPECT_EQ(sender.sent(), 41u);
   }
@@ -237,7 +311,8 @@ TEST_F(ThroughputTest, AStoppedSenderCompletesTheBatchInFlightAndSendsNoMore) {
           ++handled;
           stop = true;  // after the first result: what is queued is not sent
         });
-    for (int k = 0; k < 32; ++k) sender.offer({"ping", "[" + std::to_string(k) + "]", "test", 0}, true);
+    for (int k = 0; k < 32; ++k)
+      sender.offer({"ping", "[" + std::to_string(k) + "]", "test", 0, std::nullopt}, true);
     sender.finish();
     sent = sender.sent();
   }

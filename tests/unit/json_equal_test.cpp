@@ -68,6 +68,13 @@ TEST(JsonEqual, ObjectsAreMapsArraysAreOrdered) {
   // Duplicate keys: the last value is the member's value.
   EXPECT_TRUE(semantically_equal(v(R"({"a":1,"a":2})"), v(R"({"a":2})")));
   EXPECT_FALSE(semantically_equal(v(R"({"a":1,"a":2})"), v(R"({"a":1})")));
+  // The same keys in the same order (the pairwise fast path), where an earlier duplicate differs:
+  // only the last value counts, so these are equal, and a differing last value is not.
+  EXPECT_TRUE(semantically_equal(v(R"({"a":1,"a":2,"b":3})"), v(R"({"a":9,"a":2,"b":3.0})")));
+  EXPECT_FALSE(semantically_equal(v(R"({"a":1,"a":2,"b":3})"), v(R"({"a":1,"a":5,"b":3})")));
+  // Same size, same keys, other order, and one duplicate against two keys.
+  EXPECT_TRUE(semantically_equal(v(R"({"a":1,"b":2,"c":3})"), v(R"({"c":3,"a":1,"b":2})")));
+  EXPECT_FALSE(semantically_equal(v(R"({"a":1,"a":1})"), v(R"({"a":1,"b":1})")));
 }
 
 TEST(JsonEqual, StringsByCodePointNotSpelling) {
