@@ -1,20 +1,29 @@
 // value.cpp: constructors and look-ups of the lossless tree.
 #include "json/value.hpp"
 
-namespace crosscheck::json {
+#include <new>
 
-struct Value::Children {
-  std::vector<Value> items;     // array elements
-  std::vector<Member> members;  // object members in input order, duplicates kept
-};
+namespace crosscheck::json {
 
 namespace {
 const std::vector<Value> kNoItems;
 const std::vector<Member> kNoMembers;
+const std::string kNoText;
 }  // namespace
 
-Value::Value(const Value& other) : kind_(other.kind_), bool_(other.bool_), text_(other.text_) {
-  if (other.children_) children_ = std::make_unique<Children>(*other.children_);
+const std::string& Value::empty_text() { return kNoText; }
+
+Value::Value(const Value& other) : kind_(other.kind_), bool_(other.bool_) {
+  switch (kind_) {
+    case Kind::kArray:
+      new (&items_) std::vector<Value>(other.items_);
+      break;
+    case Kind::kObject:
+      new (&members_) std::vector<Member>(other.members_);
+      break;
+    default:
+      new (&text_) std::string(other.text_);
+  }
 }
 
 Value& Value::operator=(const Value& other) {
@@ -25,27 +34,46 @@ Value& Value::operator=(const Value& other) {
   return *this;
 }
 
-Value::Value() = default;
-Value::Value(Value&& other) noexcept = default;
-Value& Value::operator=(Value&& other) noexcept = default;
-
-Value::~Value() = default;
-
-const std::vector<Value>& Value::items() const { return children_ ? children_->items : kNoItems; }
-
-std::vector<Value>& Value::items() {
-  if (!children_) children_ = std::make_unique<Children>();
-  return children_->items;
+void Value::become(Kind kind) {
+  destroy();
+  kind_ = kind;
+  bool_ = false;
+  switch (kind) {
+    case Kind::kArray:
+      new (&items_) std::vector<Value>();
+      break;
+    case Kind::kObject:
+      new (&members_) std::vector<Member>();
+      break;
+    default:
+      new (&text_) std::string();
+  }
 }
 
-const std::vector<Member>& Value::members() const { return children_ ? children_->members : kNoMembers; }
+const std::vector<Value>& Value::items() const { return kind_ == Kind::kArray ? items_ : kNoItems; }
+
+// The non-const forms on another kind: a per-thread scratch list, emptied at every such call, so that
+// a read sees no children and the value is not changed (what is added there is dropped).
+std::vector<Value>& Value::items() {
+  if (kind_ == Kind::kArray) return items_;
+  thread_local std::vector<Value> scratch;
+  scratch.clear();
+  return scratch;
+}
+
+const std::vector<Member>& Value::members() const { return kind_ == Kind::kObject ? members_ : kNoMembers; }
 
 std::vector<Member>& Value::members() {
-  if (!children_) children_ = std::make_unique<Children>();
-  return children_->members;
+  if (kind_ == Kind::kObject) return members_;
+  thread_local std::vector<Member> scratch;
+  scratch.clear();
+  return scratch;
 }
 
-void Value::push(Value value) { items().push_back(std::move(value)); }
+void Value::push(Value value) {
+  if (kind_ == Kind::kNull) become(Kind::kArray);
+  items().push_back(std::move(value));
+}
 
 const char* kind_name(Kind kind) {
   switch (kind) {
@@ -88,21 +116,21 @@ Value Value::string(std::string wtf8) {
 
 Value Value::array(std::vector<Value> items) {
   Value v;
-  v.kind_ = Kind::kArray;
-  if (!items.empty()) v.items() = std::move(items);
+  v.become(Kind::kArray);
+  v.items_ = std::move(items);
   return v;
 }
 
 Value Value::object(std::vector<Member> members) {
   Value v;
-  v.kind_ = Kind::kObject;
-  if (!members.empty()) v.members() = std::move(members);
+  v.become(Kind::kObject);
+  v.members_ = std::move(members);
   return v;
 }
 
 const Value* Value::find(std::string_view key) const {
-  if (!children_) return nullptr;
-  const auto& members = children_->members;
+  if (kind_ != Kind::kObject) return nullptr;
+  const auto& members = members_;
   for (auto it = members.rbegin(); it != members.rend(); ++it) {
     if (it->key == key) return &it->value;
   }
@@ -114,6 +142,7 @@ Value* Value::find(std::string_view key) {
 }
 
 void Value::add(std::string key, Value value) {
+  if (kind_ == Kind::kNull) become(Kind::kObject);
   members().push_back(Member{std::move(key), std::move(value)});
 }
 
