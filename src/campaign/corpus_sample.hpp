@@ -13,8 +13,9 @@
 // as generating the input (the ext4 inode search of a busy disk), CPU the SDK under test then lacked.
 // The writer only uses a core nobody else wants; what it has not written yet waits in a bounded
 // queue (beyond it, an entry stays in memory only: a corpus entry steers generation, it is not a
-// finding). flush() writes what is queued; a kill -9 loses the queue, which costs a resumed run
-// nothing but those entries.
+// finding). flush() and the destructor write what is still queued in the calling thread, at its
+// priority (an idle-priority writer may not run at all on a busy machine); a kill -9 loses the
+// queue, which costs a resumed run nothing but those entries.
 //
 // Thread-safe: the generation thread keeps and picks entries, the sender thread keeps them too.
 #pragma once
@@ -76,6 +77,8 @@ class CorpusSample {
 
   void add_to_memory(const std::string& root, const std::string& bytes);
   void write_loop();
+  void write_entry(const std::string& root, const std::string& bytes);
+  void drain();  // flush(): writes the queue in the calling thread
 
   std::string folder_;
   std::size_t files_per_root_;
@@ -89,6 +92,7 @@ class CorpusSample {
   std::deque<std::pair<std::string, std::string>> to_write_;
   std::size_t queued_bytes_ = 0;
   bool writing_ = false, closing_ = false;
+  int draining_ = 0;  // drain() calls under way: the writer thread takes nothing meanwhile
   std::exception_ptr write_error_;
   std::thread writer_;
 };
