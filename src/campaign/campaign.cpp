@@ -260,7 +260,9 @@ class Campaign {
                        events_.elapsed(),
                        differential::stop_requested(),
                        session_figures()};
-    print_summary(log_, summary);
+    // With neither layer 1 nor 2 chosen (layer 3 alone) nothing ran here to summarize: the folder is
+    // still laid out, and layer 3 prints its own summary.
+    if (o_.layers.structural || o_.layers.canonical) print_summary(log_, summary);
     write_summary(summary);
     return s;
   }

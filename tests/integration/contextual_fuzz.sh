@@ -4,7 +4,8 @@
 # request's input on every row, so it differs from the reference host wherever the reference rejects
 # or derives something else.
 #  1. generated batches run on the client and the reference; each divergent row is a contextual
-#     finding in the run folder; summary.json, state.json and rule-coverage.json say so;
+#     finding in the run folder; summary.json, state.json and rule-coverage.json say so; no summary
+#     of layers 1 and 2 is printed when they did not run;
 #  2. the run resumes at the next batch, `reduce` minimizes its findings, and a finding replays;
 #  3. --deterministic runs of one seed find the same rows;
 #  4. bad input: an unknown layer, an unknown client, layer 3 asked with no client available: exit 2;
@@ -22,6 +23,8 @@ CLIENTS=(--client-config "$ROOT/tests/fake_clients/clients.json" --clients fake-
 rc=$?
 check "the stand-in's differences fail the run (exit 1, got $rc)" "[ $rc = 1 ]"
 check "two batches of 12 rows ran" "grep -q 'layer 3: 24 rows in 2 batches' '$OUT/l3.log'"
+check "layer 3 alone prints no summary of the layers that did not run" \
+  "! grep -q 'divergences per layer' '$OUT/l3.log' && [ -f '$OUT/l3/summary.json' ]"
 check "every finding is layer 3 and names fake-a, with its row" "python3 - '$OUT/l3' <<'PY'
 import glob, json, sys
 files = glob.glob(sys.argv[1] + '/findings/*.json')
@@ -58,6 +61,7 @@ assert json.load(open(sys.argv[1] + '/rule-coverage.json'))['rows'] == 36
 PY"
 "$CC" fuzz --layers structural,contextual "${CLIENTS[@]}" --adapters cpp --runs 200 --scenario-batches 1 \
   --scenario-batch 2 --seed 4 --reduce-budget 0 --out "$OUT/small" >"$OUT/small.log" 2>&1
+check "beside layer 1, layer 1's summary is printed" "grep -q 'divergences per layer' '$OUT/small.log'"
 "$CC" reduce --adapters cpp --budget 30 "$OUT/small" >"$OUT/reduce.log" 2>&1
 rc=$?
 check "crosscheck reduce on a fuzz folder minimizes its layer-3 findings on their client (exit $rc)" \
