@@ -63,22 +63,7 @@ void CorpusSample::drain() {
   // it is on; the writer takes nothing new meanwhile, so that no two threads write one file.
   ++draining_;
   written_cv_.wait(lock, [&] { return !writing_ || write_error_; });
-  while (!to_write_.empty() && !write_error_) {
-    auto [root, bytes] = std::move(to_write_.front());
-    to_write_.pop_front();
-    queued_bytes_ -= bytes.size();
-    lock.unlock();
-    try {
-      write_entry(root, bytes);
-    } catch (...) {
-      lock.lock();
-      write_error_ = std::current_exception();
-      to_write_.clear();
-      queued_bytes_ = 0;
-      break;
-    }
-    lock.lock();
-  }
+  while (!to_write_.empty() && !write_error_) write_next(lock);
   --draining_;
   write_cv_.notify_all();
   if (write_error_) std::rethrow_exception(write_error_);
@@ -106,26 +91,30 @@ void CorpusSample::write_loop() {
     write_cv_.wait(lock, [&] { return (!to_write_.empty() && draining_ == 0) || closing_; });
     // Closing: everything is written, or drain() writes it.
     if (closing_ && (to_write_.empty() || draining_ > 0)) return;
-    auto [root, bytes] = std::move(to_write_.front());
-    to_write_.pop_front();
-    queued_bytes_ -= bytes.size();
     writing_ = true;
-    lock.unlock();
-    try {
-      write_entry(root, bytes);
-    } catch (...) {
-      lock.lock();
-      write_error_ = std::current_exception();
-      to_write_.clear();
-      queued_bytes_ = 0;
-      writing_ = false;
-      written_cv_.notify_all();
-      return;
-    }
-    lock.lock();
+    const bool written = write_next(lock);
     writing_ = false;
     written_cv_.notify_all();
+    if (!written) return;
   }
+}
+
+bool CorpusSample::write_next(std::unique_lock<std::mutex>& lock) {
+  auto [root, bytes] = std::move(to_write_.front());
+  to_write_.pop_front();
+  queued_bytes_ -= bytes.size();
+  lock.unlock();
+  try {
+    write_entry(root, bytes);
+  } catch (...) {
+    lock.lock();
+    write_error_ = std::current_exception();  // flush() and keep() rethrow it
+    to_write_.clear();
+    queued_bytes_ = 0;
+    return false;
+  }
+  lock.lock();
+  return true;
 }
 
 std::size_t CorpusSample::load_folder() {

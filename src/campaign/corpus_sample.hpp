@@ -78,6 +78,9 @@ class CorpusSample {
   void add_to_memory(const std::string& root, const std::string& bytes);
   void write_loop();
   void write_entry(const std::string& root, const std::string& bytes);
+  // Pops and writes the first queued entry with `lock` (on write_mutex_) released meanwhile; false
+  // when that failed (write_error_ is then set and the queue emptied).
+  bool write_next(std::unique_lock<std::mutex>& lock);
   void drain();  // flush(): writes the queue in the calling thread
 
   std::string folder_;
