@@ -59,7 +59,8 @@ class CorpusSample {
   /// one more (queued for the writer thread), and in the memory sample. Rethrows the writer's
   /// error (Fatal: a full disk), if it had one.
   void keep(const std::string& root, const std::string& bytes);
-  /// Waits until every queued file is written; rethrows the writer's error, if it had one.
+  /// Writes every queued file, in the calling thread once the writer thread has finished the one it is
+  /// on; rethrows the writer's error, if it had one.
   void flush();
   /// The entry `choice` (modulo the count) of root's memory sample, or "" when it has none.
   std::string pick(const std::string& root, std::uint64_t choice);
@@ -81,7 +82,6 @@ class CorpusSample {
   // Pops and writes the first queued entry with `lock` (on write_mutex_) released meanwhile; false
   // when that failed (write_error_ is then set and the queue emptied).
   bool write_next(std::unique_lock<std::mutex>& lock);
-  void drain();  // flush(): writes the queue in the calling thread
 
   std::string folder_;
   std::size_t files_per_root_;
@@ -95,7 +95,7 @@ class CorpusSample {
   std::deque<std::pair<std::string, std::string>> to_write_;
   std::size_t queued_bytes_ = 0;
   bool writing_ = false, closing_ = false;
-  int draining_ = 0;  // drain() calls under way: the writer thread takes nothing meanwhile
+  int draining_ = 0;  // flush() calls under way: the writer thread takes nothing meanwhile
   std::exception_ptr write_error_;
   std::thread writer_;
 };

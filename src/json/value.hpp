@@ -84,7 +84,9 @@ class Value {
 
   // One of the three, by kind_: the items of an array, the members of an object, text for the rest
   // (empty for null and booleans). A union, not a pointer to a separately allocated block of
-  // children: a container costs one allocation fewer, and a node is 40 bytes.
+  // children: a container costs one allocation fewer, and a node is 40 bytes. Not std::variant: its
+  // own index beside kind_ would make the node 48 bytes again, and its assignment between
+  // alternatives destroys the old content before reading `other`, which may live inside it.
   Kind kind_ = Kind::kNull;
   bool bool_ = false;
   union {
