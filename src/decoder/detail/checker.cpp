@@ -283,18 +283,20 @@ Status Checker::evaluate_union(const Shape& node, const Value& value, std::size_
 }
 
 Status Checker::leaf(const Shape& node, const Value& value, Problem* problem) const {
-  auto fail = [&](const char* code, std::string message) {
-    if (problem) *problem = Problem{code, Severity::kError, std::move(message)};
+  // Pass 1 asks only for the status (problem == nullptr) and meets many failing leaves in the union
+  // variants it tries: the message is built only when pass 2 asks for it.
+  auto fail = [&](const char* code, auto&& message) {
+    if (problem) *problem = Problem{code, Severity::kError, message()};
     return Status::kError;
   };
   auto expected = [&](const char* what) {
-    return fail("invalid_type", std::string("expected ") + what + ", got " + describe(value));
+    return fail("invalid_type", [&] { return std::string("expected ") + what + ", got " + describe(value); });
   };
   switch (node.kind) {
     case ShapeKind::kAny:
       return Status::kClean;
     case ShapeKind::kNever:
-      return fail("invalid_type", "no value is allowed here, got " + describe(value));
+      return fail("invalid_type", [&] { return "no value is allowed here, got " + describe(value); });
     case ShapeKind::kNull:
       return value.is_null() ? Status::kClean : expected("null");
     case ShapeKind::kBoolean:
@@ -310,16 +312,17 @@ Status Checker::leaf(const Shape& node, const Value& value, Problem* problem) co
       const std::string& n = value.number_text();
       if ((node.minimum && json::compare_numbers(n, *node.minimum) < 0) ||
           (node.maximum && json::compare_numbers(n, *node.maximum) > 0)) {
-        return fail("invalid_type", "integer " + shorten(n) + " is outside [" + node.minimum.value_or("") +
-                                        ", " + node.maximum.value_or("") + "]");
+        return fail("invalid_type", [&] {
+          return "integer " + shorten(n) + " is outside [" + node.minimum.value_or("") + ", " +
+                 node.maximum.value_or("") + "]";
+        });
       }
       return Status::kClean;
     }
     case ShapeKind::kLiteral:
-      return json::semantically_equal(value, node.literal)
-                 ? Status::kClean
-                 : fail("literal_mismatch",
-                        "expected " + shorten(json::write(node.literal)) + ", got " + describe(value));
+      return json::semantically_equal(value, node.literal) ? Status::kClean : fail("literal_mismatch", [&] {
+        return "expected " + shorten(json::write(node.literal)) + ", got " + describe(value);
+      });
     case ShapeKind::kEnum: {
       for (const auto& known : node.enum_values) {
         if (json::semantically_equal(value, known)) return Status::kClean;
