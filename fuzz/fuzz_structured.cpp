@@ -26,6 +26,12 @@
 
 extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
 
+// True while the custom mutator runs: in the CMake fuzz builds, mutator_cmp_filter.cpp then drops the
+// CMP-trace callbacks of the instrumented code that gen:: calls (they say nothing about the input).
+extern "C" {
+bool crosscheck_fuzz_in_custom_mutator = false;
+}
+
 namespace {
 
 using namespace crosscheck;
@@ -78,6 +84,10 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
   // (312 words, then a twist of all of them) on the 15 in 16 calls that only byte-mutate cost 3-5% of
   // the target's exec/s (docs/benchmarks.md, 2026-12-06).
   if (size > 0 && gen::mix_seed(seed, 0) % structured_one_in() != 0) return byte_mutate(data, size, max_size);
+  struct InCustomMutator {
+    InCustomMutator() { crosscheck_fuzz_in_custom_mutator = true; }
+    ~InCustomMutator() { crosscheck_fuzz_in_custom_mutator = false; }
+  } in_custom_mutator;
   std::mt19937_64 rng(seed);
   auto roll = [&rng](std::uint64_t n) { return rng() % n == 0; };
 
