@@ -13,6 +13,9 @@
 
 extern "C" {
 
+// One wrapper per callback that fuzz/CMakeLists.txt names in -Wl,--wrap: a name wrapped there without
+// a wrapper here fails the link; a wrapper here not wrapped there is never called.
+
 // Set by fuzz_structured.cpp's LLVMFuzzerCustomMutator while it runs (one thread: libFuzzer's).
 extern bool crosscheck_fuzz_in_custom_mutator;
 
