@@ -37,14 +37,69 @@ std::string_view trim_ws(std::string_view s) {
   return s;
 }
 
+// The error-position scans below (first_invalid_utf8, end_of_first_value, Builder::fail) run over
+// the whole input on every refused one, which is most of what the fuzz targets run: they skip
+// 16 bytes at a time where nothing can stop them (SSE2), and stay out of line so that the fuzz
+// builds' ignore list (fuzz/coverage_ignorelist.txt) keeps coverage counters out of their per-byte
+// loops, which would otherwise be inlined into an instrumented caller (docs/benchmarks.md).
+
+/// Offset of the first byte at or after `i` that is not ASCII (`s.size()` if none).
+std::size_t skip_ascii(std::string_view s, std::size_t i) {
+#ifdef __SSE2__
+  while (s.size() - i >= 16) {
+    int mask = _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i)));
+    if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    i += 16;
+  }
+#endif
+  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+  return i;
+}
+
+/// Offset of the first '"' or '\\' at or after `i` (`s.size()` if none).
+std::size_t skip_to_quote_or_backslash(std::string_view s, std::size_t i) {
+#ifdef __SSE2__
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  while (s.size() - i >= 16) {
+    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    int mask = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)));
+    if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    i += 16;
+  }
+#endif
+  while (i < s.size() && s[i] != '"' && s[i] != '\\') ++i;
+  return i;
+}
+
+/// Offset of the first '"', '[', ']', '{' or '}' at or after `i` (`s.size()` if none).
+std::size_t skip_to_structure(std::string_view s, std::size_t i) {
+  auto stops = [](char c) { return c == '"' || c == '[' || c == ']' || c == '{' || c == '}'; };
+#ifdef __SSE2__
+  // '[' | 0x20 == '{' and ']' | 0x20 == '}': two compares after setting bit 5 cover all four.
+  const __m128i quote = _mm_set1_epi8('"'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'),
+                bit5 = _mm_set1_epi8(0x20);
+  while (s.size() - i >= 16) {
+    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    __m128i folded = _mm_or_si128(x, bit5);
+    __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(x, quote),
+                               _mm_or_si128(_mm_cmpeq_epi8(folded, open), _mm_cmpeq_epi8(folded, close)));
+    int mask = _mm_movemask_epi8(hit);
+    if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    i += 16;
+  }
+#endif
+  while (i < s.size() && !stops(s[i])) ++i;
+  return i;
+}
+
 /// Offset of the first byte that breaks UTF-8 (RFC 3629: no overlongs, no surrogates, <= U+10FFFF).
-std::size_t first_invalid_utf8(std::string_view s) {
+[[gnu::noinline]] std::size_t first_invalid_utf8(std::string_view s) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   std::size_t n = s.size(), i = 0;
   while (i < n) {
     unsigned char c = p[i];
     if (c < 0x80) {
-      ++i;
+      i = skip_ascii(s, i);
       continue;
     }
     std::size_t len;
@@ -109,14 +164,14 @@ std::size_t number_prefix(std::string_view s, bool& complete) {
 
 /// Offset just past the first JSON value of `s` (assumed structurally balanced), by a light scan that
 /// respects strings. Used to place "trailing content" errors, which simdjson reports without a position.
-std::size_t end_of_first_value(std::string_view s) {
+[[gnu::noinline]] std::size_t end_of_first_value(std::string_view s) {
   std::size_t i = s.find_first_not_of(" \t\n\r");
   if (i == std::string_view::npos) return s.size();
   auto skip_string = [&](std::size_t k) {  // k at the opening quote; returns past the closing one
-    for (++k; k < s.size(); ++k) {
+    for (k = skip_to_quote_or_backslash(s, k + 1); k < s.size(); k = skip_to_quote_or_backslash(s, k + 1)) {
       if (s[k] == '\\')
         ++k;
-      else if (s[k] == '"')
+      else
         return k + 1;
     }
     return s.size();
@@ -127,7 +182,7 @@ std::size_t end_of_first_value(std::string_view s) {
     return i;
   }
   std::size_t depth = 0;
-  while (i < s.size()) {
+  for (i = skip_to_structure(s, i); i < s.size(); i = skip_to_structure(s, i)) {
     char c = s[i];
     if (c == '"') {
       i = skip_string(i);
@@ -466,14 +521,17 @@ class Builder {
     if (error) return;
     ParseError e;
     e.offset = offset > input_.size() ? input_.size() : offset;
-    for (std::size_t i = 0; i < e.offset; ++i) {
-      if (input_[i] == '\n') {
-        ++e.line;
-        e.column = 1;
-      } else {
-        ++e.column;
-      }
+    // Line: 1 + the newlines before the offset; column: 1 + the bytes since the last of them.
+    const char* begin = input_.data();
+    const char* end = begin + e.offset;
+    const char* line_start = begin;
+    while (line_start < end) {
+      const void* nl = std::memchr(line_start, '\n', static_cast<std::size_t>(end - line_start));
+      if (!nl) break;
+      ++e.line;
+      line_start = static_cast<const char*>(nl) + 1;
     }
+    e.column = 1 + static_cast<std::size_t>(end - line_start);
     e.expected = std::move(expected);
     error = std::move(e);
   }
