@@ -7,8 +7,9 @@
 # flags of fuzz/<target>.options (what smoke.sh and ClusterFuzzLite pass) and inputs capped at 4 KB.
 # FUZZ_EXEC_RATE_BIN=DIR measures the targets and dictionaries in DIR instead, without building
 # (a copy of another build, for before/after runs side by side); FUZZ_EXEC_RATE_FLAGS adds libFuzzer
-# flags after the .options ones (to try one, e.g. -entropic=0). Prints libFuzzer's final exec/s
-# (wall clock) and executions per CPU second (user + system time of the fuzzer process), which stays
+# flags after the .options ones (to try one, e.g. -entropic=0; -seed=N makes a pair of runs of two
+# builds follow comparable paths); FUZZ_EXEC_RATE_TARGETS picks the targets (default both).
+# Prints libFuzzer's final exec/s (wall clock) and executions per CPU second (user + system time of the fuzzer process), which stays
 # meaningful when other jobs share the core: on a busy machine compare that column, not the
 # wall-clock one. CROSSCHECK_STRUCTURED_ONE_IN (the share of structure-aware mutations of
 # fuzz_structured, default 1 in 16) is passed through. The cost of
@@ -32,7 +33,7 @@ pin=""
 if command -v taskset >/dev/null 2>&1; then pin="taskset -c 0"; fi
 
 echo "target            exec/s   exec/CPU-s   runs      seeds  final corpus    cov/ft"
-for target in fuzz_decode fuzz_structured; do
+for target in ${FUZZ_EXEC_RATE_TARGETS:-fuzz_decode fuzz_structured}; do
   mkdir -p "$work/$target/seeds"
   for f in fuzz/corpus/$target/*; do
     size=$(wc -c <"$f")

@@ -4,11 +4,13 @@
 // structured_one_in() is structure-aware: byte 0 (the root) is kept and the payload parsed as JSON;
 // a parsed payload gets one gen::Mutator change aimed at an edge of the contract (unknown members,
 // tags and enum values, integer edges, forbidden sets, duplicate keys, string edges...), seeded from
-// libFuzzer's seed, and a payload that does not parse is replaced by a fresh valid instance of the
-// root (now and then unmutated, so the accept path stays fed). Now and then the root changes too.
+// libFuzzer's seed, and a payload that does not parse is replaced by a valid instance of the root
+// (from a pool that keeps turning over, ValidPool; now and then a fresh one goes out unmutated, so
+// the accept path stays fed). Now and then the root changes too.
 // The other calls are libFuzzer's own mutations with the schema dictionary. Why a share: a
 // gen::Mutator mutant costs about 1 ms on a 1-4 KB message (docs/fuzzing.md) against tens of
 // microseconds for an execution, so mutating every input that way would starve the fuzzer.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -17,6 +19,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "fuzz/support.hpp"
 #include "gen/generator.hpp"
@@ -55,6 +58,36 @@ std::uint64_t structured_one_in() {
     return v > 0 ? static_cast<std::uint64_t>(v) : std::uint64_t{16};
   }();
   return n;
+}
+
+/// Valid instances of each root, kept for reuse. Why: a payload that does not parse needs a fresh
+/// valid instance to mutate, and ValueGenerator::valid costs about 45 us (build/bench_mutator), most
+/// of it the decoder checks of what it builds, against a few for a copy; it was 18% of the target's
+/// time (perf, docs/benchmarks.md). One draw in kFreshOneIn generates a new instance into a random
+/// slot, so the pool keeps turning over: the bases stay varied and the mutation on top is new each
+/// time.
+class ValidPool {
+ public:
+  static constexpr std::size_t kSlots = 8;
+  static constexpr std::uint64_t kFreshOneIn = 8;
+
+  /// A valid instance of `root`; `fresh` says whether it was just generated.
+  json::Value draw(const schema::Root& root, std::mt19937_64& rng, bool& fresh) {
+    const auto& roots = fuzz::real_ir().roots;
+    if (slots_.empty()) slots_.resize(roots.size());
+    std::optional<json::Value>& slot = slots_[static_cast<std::size_t>(&root - roots.data())][rng() % kSlots];
+    fresh = !slot || rng() % kFreshOneIn == 0;
+    if (fresh) slot = generator().valid(root, rng());
+    return *slot;
+  }
+
+ private:
+  std::vector<std::array<std::optional<json::Value>, kSlots>> slots_;  // indexed like real_ir().roots
+};
+
+ValidPool& valid_pool() {
+  static ValidPool pool;
+  return pool;
 }
 
 /// libFuzzer's own mutations on the payload, byte 0 (the root) kept.
@@ -103,8 +136,11 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
   }
   std::string payload;
   if (!value) {
-    value = generator().valid(root, rng());
-    if (roll(8)) payload = json::write(*value);
+    bool fresh = false;
+    value = valid_pool().draw(root, rng, fresh);
+    // A fresh instance goes out as it is, so the accept path stays fed (1 draw in 8, as when every
+    // draw was fresh and 1 in 8 went out unmutated); later draws of it are mutated.
+    if (fresh) payload = json::write(*value);
   }
   if (payload.empty()) payload = mutator().any(root, *value, rng()).bytes;
   if (payload.size() + 1 > max_size) return byte_mutate(data, size, max_size);
