@@ -513,7 +513,10 @@ simdjson::error_code raw_token(od::document& d, std::string_view& token) {
 
 class Builder {
  public:
-  Builder(std::string_view input, const ParseLimits& limits) : input_(input), limits_(limits) {}
+  /// `build_values` false: locate the error only. Every check runs as when building, but no value
+  /// is made: parse() knows the input is refused when the fast path gave up (docs/benchmarks.md).
+  Builder(std::string_view input, const ParseLimits& limits, bool build_values = true)
+      : input_(input), limits_(limits), build_values_(build_values) {}
 
   std::optional<ParseError> error;
 
@@ -609,9 +612,8 @@ class Builder {
           fail_simd(v, code, "a string");
           return false;
         }
-        std::string s;
-        if (!read_string(raw.raw(), s)) return false;
-        out = Value::string(std::move(s));
+        if (!read_string(raw.raw(), scratch_)) return false;
+        if (build_values_) out = Value::string(scratch_);
         return true;
       }
       case od::json_type::number:
@@ -631,11 +633,11 @@ class Builder {
             fail(at + good, good == 0 ? "a number" : "the end of the number");
             return false;
           }
-          out = Value::number(std::string(token));
+          if (build_values_) out = Value::number(std::string(token));
         } else if (token == "true" || token == "false") {
-          out = Value::boolean(token == "true");
+          if (build_values_) out = Value::boolean(token == "true");
         } else if (token == "null") {
-          out = Value::null();
+          if (build_values_) out = Value::null();
         } else {
           fail(at, "true, false or null");
           return false;
@@ -658,15 +660,15 @@ class Builder {
       fail_simd(v, code, "an array");
       return false;
     }
-    out = Value::array();
+    if (build_values_) out = Value::array();
     for (auto element : array) {
       od::value child;
       if (auto code = element.get(child)) {
         fail_simd(v, code, "a value, ',' or ']'");
         return false;
       }
-      out.items().emplace_back();
-      if (!build(child, depth + 1, out.items().back())) return false;
+      Value ignored;  // stays null when not building
+      if (!build(child, depth + 1, build_values_ ? out.items().emplace_back() : ignored)) return false;
     }
     return true;
   }
@@ -682,19 +684,19 @@ class Builder {
       fail_simd(v, code, "an object");
       return false;
     }
-    out = Value::object();
+    if (build_values_) out = Value::object();
     for (auto field_result : object) {
       od::field field;
       if (auto code = std::move(field_result).get(field)) {
         fail_simd(v, code, "a member name, ',' or '}'");
         return false;
       }
-      std::string key;
-      if (!read_string(field.key().raw(), key)) return false;
+      if (!read_string(field.key().raw(), scratch_)) return false;
+      std::string key = build_values_ ? scratch_ : std::string();
       od::value child = field.value();
       Value member;
       if (!build(child, depth + 1, member)) return false;
-      out.add(std::move(key), std::move(member));
+      if (build_values_) out.add(std::move(key), std::move(member));
     }
     return true;
   }
@@ -702,6 +704,8 @@ class Builder {
  private:
   std::string_view input_;
   const ParseLimits& limits_;
+  bool build_values_;
+  std::string scratch_;  // each string's decoding, reused
 };
 
 }  // namespace
@@ -728,8 +732,10 @@ std::optional<ParseError> precheck(std::string_view bytes, const ParseLimits& li
   return std::move(builder.error);
 }
 
-/// The simdjson path on bytes that passed precheck().
-Result<Value, ParseError> parse_prechecked(std::string_view bytes, const ParseLimits& limits) {
+/// The simdjson path on bytes that passed precheck(). With `build_values` false the tree is not
+/// built: the result is the error, or a null value when there is none.
+Result<Value, ParseError> parse_prechecked(std::string_view bytes, const ParseLimits& limits,
+                                           bool build_values = true) {
   Builder builder(bytes, limits);
   thread_local od::parser parser;
   // simdjson checks nesting too (stage 1); give it room so that our limit, with its message, applies.
@@ -751,7 +757,7 @@ Result<Value, ParseError> parse_prechecked(std::string_view bytes, const ParseLi
     return *builder.error;
   }
   // Re-point the builder at the padded copy: simdjson hands out pointers into it.
-  Builder padded_builder(std::string_view(padded.data(), bytes.size()), limits);
+  Builder padded_builder(std::string_view(padded.data(), bytes.size()), limits, build_values);
   Value root;
   if (!padded_builder.build(doc, 0, root)) return *padded_builder.error;
   // Anything but whitespace after the root value is an error.
@@ -766,6 +772,10 @@ Result<Value, ParseError> parse(std::string_view bytes, const ParseLimits& limit
   FastParser fast;
   Value root;
   if (fast.parse(bytes, limits.max_depth, root)) return root;
+  // The fast path gives up on anything it does not accept, so this input is almost surely refused:
+  // find the error without building a tree, and build one only if there is no error after all.
+  Result<Value, ParseError> located = parse_prechecked(bytes, limits, false);
+  if (!located) return located;
   return parse_prechecked(bytes, limits);
 }
 
