@@ -71,6 +71,21 @@ struct Mutant {
   std::string path;         ///< JSON Pointer of the changed value ("" for the root and byte-level changes)
 };
 
+/// The walk of one value under its root's shape (every position and what constrains it), kept
+/// between Mutator::any() calls on that value; the first family that needs it fills it in. It points
+/// into the value, which must stay where it is, unchanged, while the walk is kept.
+class MutationWalk {
+ public:
+  MutationWalk();
+  ~MutationWalk();
+  MutationWalk(MutationWalk&&) noexcept;
+  MutationWalk& operator=(MutationWalk&&) noexcept;
+
+ private:
+  friend class Mutator;
+  std::optional<std::vector<WalkNode>> nodes_;
+};
+
 class Mutator {
  public:
   explicit Mutator(const schema::Ir& ir);
@@ -83,6 +98,9 @@ class Mutator {
                               std::uint64_t seed) const;
   /// Some applicable mutation, chosen by `seed`.
   Mutant any(const schema::Root& root, const json::Value& value, std::uint64_t seed) const;
+  /// any() on a value mutated many times, with its walk kept in `walk` (the same mutant as any()).
+  Mutant any(const schema::Root& root, const json::Value& value, std::uint64_t seed,
+             MutationWalk& walk) const;
 
  private:
   /// apply() with the value's walk shared between calls (filled by the first family that needs it).

@@ -72,12 +72,22 @@ std::optional<Mutant> Mutator::apply(const schema::Root& root, const json::Value
   return f ? f->apply(ctx) : std::nullopt;
 }
 
+MutationWalk::MutationWalk() = default;
+MutationWalk::~MutationWalk() = default;
+MutationWalk::MutationWalk(MutationWalk&&) noexcept = default;
+MutationWalk& MutationWalk::operator=(MutationWalk&&) noexcept = default;
+
 Mutant Mutator::any(const schema::Root& root, const json::Value& value, std::uint64_t seed) const {
+  MutationWalk walk;  // one walk for every family tried
+  return any(root, value, seed, walk);
+}
+
+Mutant Mutator::any(const schema::Root& root, const json::Value& value, std::uint64_t seed,
+                    MutationWalk& walk) const {
   const std::vector<Mutation> families = all_mutations();
   const std::size_t start = static_cast<std::size_t>(mix_seed(seed, 0) % families.size());
-  std::optional<std::vector<WalkNode>> walked;  // one walk for every family tried
   for (std::size_t k = 0; k < families.size(); ++k) {
-    if (auto m = apply(root, value, families[(start + k) % families.size()], seed, walked))
+    if (auto m = apply(root, value, families[(start + k) % families.size()], seed, walk.nodes_))
       return std::move(*m);
   }
   // Unreachable: the byte order mark applies to every value.
