@@ -45,6 +45,7 @@ std::string_view trim_ws(std::string_view s) {
 
 /// Offset of the first byte at or after `i` that is not ASCII (`s.size()` if none).
 std::size_t skip_ascii(std::string_view s, std::size_t i) {
+  if (i >= s.size()) return s.size();  // also keeps `s.size() - i` below from wrapping
 #ifdef __SSE2__
   while (s.size() - i >= 16) {
     int mask = _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i)));
@@ -58,6 +59,7 @@ std::size_t skip_ascii(std::string_view s, std::size_t i) {
 
 /// Offset of the first '"' or '\\' at or after `i` (`s.size()` if none).
 std::size_t skip_to_quote_or_backslash(std::string_view s, std::size_t i) {
+  if (i >= s.size()) return s.size();  // i is one past a backslash that ends the input
 #ifdef __SSE2__
   const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
   while (s.size() - i >= 16) {
@@ -74,6 +76,7 @@ std::size_t skip_to_quote_or_backslash(std::string_view s, std::size_t i) {
 /// Offset of the first '"', '[', ']', '{' or '}' at or after `i` (`s.size()` if none).
 std::size_t skip_to_structure(std::string_view s, std::size_t i) {
   auto stops = [](char c) { return c == '"' || c == '[' || c == ']' || c == '{' || c == '}'; };
+  if (i >= s.size()) return s.size();
 #ifdef __SSE2__
   // '[' | 0x20 == '{' and ']' | 0x20 == '}': two compares after setting bit 5 cover all four.
   const __m128i quote = _mm_set1_epi8('"'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'),

@@ -138,6 +138,17 @@ TEST(JsonParse, TruncatedInputIsReportedAtTheEnd) {
   }
 }
 
+// The error-position scans stop at the end of the input, also when a backslash ends it inside what
+// they read as a string (an over-read the ASan fuzz smoke run found; the asan preset runs this).
+TEST(JsonParse, ABackslashThatEndsTheInputIsReportedAtTheEnd) {
+  for (std::string s :
+       {std::string("{\\\"\\"), std::string("{\"a\":\"\"\\"), "{\\\"" + std::string(40, 'a') + "\\"}) {
+    ParseError e = bad(s);
+    EXPECT_EQ(e.offset, s.size()) << s << ": " << e.message();
+    EXPECT_EQ(e.expected, "more input: an array or object is not closed") << s;
+  }
+}
+
 TEST(JsonParse, EnforcesDepthLimit) {
   ParseLimits limits;
   limits.max_depth = 10;
