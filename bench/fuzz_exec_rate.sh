@@ -9,8 +9,8 @@
 # (a copy of another build, for before/after runs side by side); FUZZ_EXEC_RATE_FLAGS adds libFuzzer
 # flags after the .options ones (to try one, e.g. -entropic=0; -seed=N makes a pair of runs of two
 # builds follow comparable paths); FUZZ_EXEC_RATE_TARGETS picks the targets (default both).
-# Prints libFuzzer's final exec/s (wall clock) and executions per CPU second (user + system time of the fuzzer process), which stays
-# meaningful when other jobs share the core: on a busy machine compare that column, not the
+# Prints libFuzzer's final exec/s (wall clock) and executions per CPU second (user + system time of
+# the fuzzer process), which stays meaningful when other jobs share the core: on a busy machine compare that column, not the
 # wall-clock one. CROSSCHECK_STRUCTURED_ONE_IN (the share of structure-aware mutations of
 # fuzz_structured, default 1 in 16) is passed through. The cost of
 # gen::Mutator per family is printed by build/bench_mutator (docs/benchmarks.md).

@@ -79,11 +79,11 @@ class ValidPool {
     bool fresh;  // just generated
   };
 
-  /// A valid instance of `root`, with its walk.
+  ValidPool() : slots_(fuzz::real_ir().roots.size()) {}
+
+  /// A valid instance of `root` (one of real_ir().roots), with its walk.
   Draw draw(const schema::Root& root, std::mt19937_64& rng) {
-    const auto& roots = fuzz::real_ir().roots;
-    if (slots_.empty()) slots_.resize(roots.size());
-    Slot& slot = slots_[static_cast<std::size_t>(&root - roots.data())][rng() % kSlots];
+    Slot& slot = slots_[static_cast<std::size_t>(&root - fuzz::real_ir().roots.data())][rng() % kSlots];
     const bool fresh = !slot.value || rng() % kFreshOneIn == 0;
     if (fresh) {
       slot.value = generator().valid(root, rng());
@@ -97,7 +97,7 @@ class ValidPool {
     std::optional<json::Value> value;
     gen::MutationWalk walk;
   };
-  std::vector<std::array<Slot, kSlots>> slots_;  // indexed like real_ir().roots; never resized again
+  std::vector<std::array<Slot, kSlots>> slots_;  // indexed like real_ir().roots
 };
 
 ValidPool& valid_pool() {

@@ -57,41 +57,19 @@ std::size_t skip_ascii(std::string_view s, std::size_t i) {
   return i;
 }
 
-/// Offset of the first '"' or '\\' at or after `i` (`s.size()` if none).
-std::size_t skip_to_quote_or_backslash(std::string_view s, std::size_t i) {
-  if (i >= s.size()) return s.size();  // i is one past a backslash that ends the input
+/// Offset of the first of the bytes `Stops` at or after `i` (`s.size()` if none).
+template <char... Stops>
+std::size_t skip_to(std::string_view s, std::size_t i) {
+  if (i >= s.size()) return s.size();  // i may be one past a backslash that ends the input
 #ifdef __SSE2__
-  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
   while (s.size() - i >= 16) {
-    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-    int mask = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)));
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    int mask = _mm_movemask_epi8((_mm_cmpeq_epi8(x, _mm_set1_epi8(Stops)) | ...));
     if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
     i += 16;
   }
 #endif
-  while (i < s.size() && s[i] != '"' && s[i] != '\\') ++i;
-  return i;
-}
-
-/// Offset of the first '"', '[', ']', '{' or '}' at or after `i` (`s.size()` if none).
-std::size_t skip_to_structure(std::string_view s, std::size_t i) {
-  auto stops = [](char c) { return c == '"' || c == '[' || c == ']' || c == '{' || c == '}'; };
-  if (i >= s.size()) return s.size();
-#ifdef __SSE2__
-  // '[' | 0x20 == '{' and ']' | 0x20 == '}': two compares after setting bit 5 cover all four.
-  const __m128i quote = _mm_set1_epi8('"'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'),
-                bit5 = _mm_set1_epi8(0x20);
-  while (s.size() - i >= 16) {
-    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-    __m128i folded = _mm_or_si128(x, bit5);
-    __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(x, quote),
-                               _mm_or_si128(_mm_cmpeq_epi8(folded, open), _mm_cmpeq_epi8(folded, close)));
-    int mask = _mm_movemask_epi8(hit);
-    if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
-    i += 16;
-  }
-#endif
-  while (i < s.size() && !stops(s[i])) ++i;
+  while (i < s.size() && ((s[i] != Stops) && ...)) ++i;
   return i;
 }
 
@@ -171,7 +149,7 @@ std::size_t number_prefix(std::string_view s, bool& complete) {
   std::size_t i = s.find_first_not_of(" \t\n\r");
   if (i == std::string_view::npos) return s.size();
   auto skip_string = [&](std::size_t k) {  // k at the opening quote; returns past the closing one
-    for (k = skip_to_quote_or_backslash(s, k + 1); k < s.size(); k = skip_to_quote_or_backslash(s, k + 1)) {
+    for (k = skip_to<'"', '\\'>(s, k + 1); k < s.size(); k = skip_to<'"', '\\'>(s, k + 1)) {
       if (s[k] == '\\')
         ++k;
       else
@@ -185,7 +163,7 @@ std::size_t number_prefix(std::string_view s, bool& complete) {
     return i;
   }
   std::size_t depth = 0;
-  for (i = skip_to_structure(s, i); i < s.size(); i = skip_to_structure(s, i)) {
+  for (i = skip_to<'"', '[', ']', '{', '}'>(s, i); i < s.size(); i = skip_to<'"', '[', ']', '{', '}'>(s, i)) {
     char c = s[i];
     if (c == '"') {
       i = skip_string(i);
