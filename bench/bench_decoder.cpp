@@ -2,8 +2,11 @@
 //
 // Prints decode + re-encode throughput (MB and documents per CPU second) on one core over the payloads
 // given (default: corpus/examples and bench/payloads, 1-4 KB AHP messages) beside simdjson's DOM parse
-// of the same bytes in interleaved rounds of the same run, then the peak memory of decoding a 1 MB
-// payload: resident set before and after (getrusage ru_maxrss), so the decoder's own share is visible.
+// of the same bytes in interleaved rounds of the same run; then where a decode's time goes, in CPU
+// microseconds per KB from the same rounds (json::parse alone, json::write alone, and the check as
+// what is left of the decode), beside the budget a decode "within 7x of simdjson" would have; then
+// the peak memory of decoding a 1 MB payload: resident set before and after (getrusage ru_maxrss),
+// so the decoder's own share is visible.
 // Usage: bench_decoder [--schema PATH] [root:payload.json ...]
 #include <simdjson.h>
 #include <sys/resource.h>
@@ -11,7 +14,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -19,6 +24,8 @@
 #include "bench/bench_schema.hpp"
 #include "bench/bench_support.hpp"
 #include "decoder/decoder.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
 #include "schema/loader.hpp"
 
 namespace {
@@ -105,10 +112,21 @@ int main(int argc, char** argv) {
   for (const auto& [r, t] : work) accepted += dec.decode(*r, *t).accepted;
   // Interleaved rounds of ~50 ms, timed in CPU seconds of this thread: load elsewhere on a shared
   // machine slows both alike, so the ratio to simdjson holds even when the absolute figures wobble.
+  // The stage rounds parse with the decoder's limits, and write the trees of the payloads the decoder
+  // accepts (it re-encodes no others); both are charged per byte of the whole mix, as the decode is.
+  const json::ParseLimits limits = decoder::DecodeOptions{}.limits;
+  std::vector<std::optional<json::Value>> trees;  // nullopt: the decoder rejects the payload
+  for (const auto& [r, t] : work) {
+    auto parsed = json::parse(*t, limits);
+    bool written = parsed.ok() && dec.decode(*r, *t).accepted;
+    trees.push_back(written ? std::optional<json::Value>(std::move(parsed).value()) : std::nullopt);
+  }
+  json::WriteOptions write_options;  // as the decoder re-encodes
+  write_options.collapse_duplicates = true;
   simdjson::dom::parser dom;
   volatile std::size_t sink = 0;
-  double ours_s = 0, simd_s = 0;
-  std::size_t ours_bytes = 0, ours_docs = 0, simd_bytes = 0;
+  double ours_s = 0, simd_s = 0, parse_s = 0, write_s = 0;
+  std::size_t ours_bytes = 0, ours_docs = 0, simd_bytes = 0, parse_bytes = 0, write_bytes = 0;
   for (int round = 0; round < 20; ++round) {
     double start = thread_cpu_seconds();
     do {
@@ -129,6 +147,25 @@ int main(int argc, char** argv) {
       }
     } while (thread_cpu_seconds() - start < 0.05);
     simd_s += thread_cpu_seconds() - start;
+    start = thread_cpu_seconds();
+    do {
+      for (const auto& [r, t] : work) {
+        auto parsed = json::parse(*t, limits);
+        sink = sink + parsed.ok();
+        parse_bytes += t->size();
+      }
+    } while (thread_cpu_seconds() - start < 0.05);
+    parse_s += thread_cpu_seconds() - start;
+    start = thread_cpu_seconds();
+    do {
+      for (std::size_t i = 0; i < work.size(); ++i) {
+        write_bytes += work[i].second->size();
+        if (!trees[i]) continue;
+        write_options.size_hint = work[i].second->size();
+        sink = sink + json::write(*trees[i], write_options).size();
+      }
+    } while (thread_cpu_seconds() - start < 0.05);
+    write_s += thread_cpu_seconds() - start;
   }
   double ours_mb = static_cast<double>(ours_bytes) / ours_s / 1e6;
   double simd_mb = static_cast<double>(simd_bytes) / simd_s / 1e6;
@@ -139,6 +176,18 @@ int main(int argc, char** argv) {
             << "simdjson DOM parse of the same bytes: " << simd_mb << " MB per CPU second ("
             << simdjson::get_active_implementation()->name()
             << "); decoder / simdjson = " << ours_mb / simd_mb << "\n";
+  // CPU microseconds per KB (1,000 bytes) of input. The check is the decode less the parse (which
+  // includes freeing the tree, as the decode does) and the write: a difference of measured rates,
+  // so it carries both rates' noise.
+  auto us_per_kb = [](double seconds, std::size_t n) {
+    return n ? seconds / static_cast<double>(n) * 1e9 : 0.0;
+  };
+  double decode_us = us_per_kb(ours_s, ours_bytes), simd_us = us_per_kb(simd_s, simd_bytes);
+  double parse_us = us_per_kb(parse_s, parse_bytes), write_us = us_per_kb(write_s, write_bytes);
+  std::cout << std::fixed << std::setprecision(2) << "where a decode's time goes, CPU us per KB: decode "
+            << decode_us << " = json::parse " << parse_us << " + check " << decode_us - parse_us - write_us
+            << " (the rest) + json::write " << write_us << "; simdjson DOM " << simd_us
+            << ", so within 7x of it is " << 7 * simd_us << " for the whole decode\n";
   long before = max_rss_kb();
   std::string big = big_request(1 << 20);
   const schema::Root* req = ir->find_root("intercept_request");
