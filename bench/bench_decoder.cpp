@@ -108,82 +108,73 @@ int main(int argc, char** argv) {
     work.emplace_back(r, &text);
     bytes += text.size();
   }
-  std::size_t accepted = 0;
-  for (const auto& [r, t] : work) accepted += dec.decode(*r, *t).accepted;
-  // Interleaved rounds of ~50 ms, timed in CPU seconds of this thread: load elsewhere on a shared
-  // machine slows both alike, so the ratio to simdjson holds even when the absolute figures wobble.
   // The stage rounds parse with the decoder's limits, and write the trees of the payloads the decoder
-  // accepts (it re-encodes no others); both are charged per byte of the whole mix, as the decode is.
+  // accepts (it re-encodes no others); each pass is charged the bytes of the whole mix, as the decode is.
   const json::ParseLimits limits = decoder::DecodeOptions{}.limits;
+  std::size_t accepted = 0;
   std::vector<std::optional<json::Value>> trees;  // nullopt: the decoder rejects the payload
   for (const auto& [r, t] : work) {
-    auto parsed = json::parse(*t, limits);
-    bool written = parsed.ok() && dec.decode(*r, *t).accepted;
-    trees.push_back(written ? std::optional<json::Value>(std::move(parsed).value()) : std::nullopt);
+    bool ok = dec.decode(*r, *t).accepted;
+    accepted += ok;
+    trees.push_back(ok ? std::optional<json::Value>(json::parse(*t, limits).value()) : std::nullopt);
   }
   json::WriteOptions write_options;  // as the decoder re-encodes
   write_options.collapse_duplicates = true;
   simdjson::dom::parser dom;
   volatile std::size_t sink = 0;
-  double ours_s = 0, simd_s = 0, parse_s = 0, write_s = 0;
-  std::size_t ours_bytes = 0, ours_docs = 0, simd_bytes = 0, parse_bytes = 0, write_bytes = 0;
-  for (int round = 0; round < 20; ++round) {
+  // Interleaved rounds of ~50 ms, timed in CPU seconds of this thread: load elsewhere on a shared
+  // machine slows all alike, so the ratios hold even when the absolute figures wobble. A pass is one
+  // sweep over the mix.
+  struct Timed {
+    double seconds = 0;
+    std::size_t passes = 0;
+  };
+  auto round_of = [](Timed& timed, auto&& pass) {
     double start = thread_cpu_seconds();
     do {
-      for (const auto& [r, t] : work) {
-        auto res = dec.decode(*r, *t);
-        ours_bytes += t->size();
-        ours_docs += 1;
-        sink = sink + res.diagnostics.size();
-      }
+      pass();
+      ++timed.passes;
     } while (thread_cpu_seconds() - start < 0.05);
-    ours_s += thread_cpu_seconds() - start;
-    start = thread_cpu_seconds();
-    do {
+    timed.seconds += thread_cpu_seconds() - start;
+  };
+  Timed ours, simd, parse, write;
+  for (int round = 0; round < 20; ++round) {
+    round_of(ours, [&] {
+      for (const auto& [r, t] : work) sink = sink + dec.decode(*r, *t).diagnostics.size();
+    });
+    round_of(simd, [&] {
       for (const auto& [r, t] : work) {
         simdjson::dom::element e;
         sink = sink + (dom.parse(*t).get(e) == simdjson::SUCCESS);
-        simd_bytes += t->size();
       }
-    } while (thread_cpu_seconds() - start < 0.05);
-    simd_s += thread_cpu_seconds() - start;
-    start = thread_cpu_seconds();
-    do {
-      for (const auto& [r, t] : work) {
-        auto parsed = json::parse(*t, limits);
-        sink = sink + parsed.ok();
-        parse_bytes += t->size();
-      }
-    } while (thread_cpu_seconds() - start < 0.05);
-    parse_s += thread_cpu_seconds() - start;
-    start = thread_cpu_seconds();
-    do {
+    });
+    round_of(parse, [&] {
+      for (const auto& [r, t] : work) sink = sink + json::parse(*t, limits).ok();
+    });
+    round_of(write, [&] {
       for (std::size_t i = 0; i < work.size(); ++i) {
-        write_bytes += work[i].second->size();
         if (!trees[i]) continue;
         write_options.size_hint = work[i].second->size();
         sink = sink + json::write(*trees[i], write_options).size();
       }
-    } while (thread_cpu_seconds() - start < 0.05);
-    write_s += thread_cpu_seconds() - start;
+    });
   }
-  double ours_mb = static_cast<double>(ours_bytes) / ours_s / 1e6;
-  double simd_mb = static_cast<double>(simd_bytes) / simd_s / 1e6;
+  auto mb_per_s = [&](const Timed& t) { return static_cast<double>(t.passes * bytes) / t.seconds / 1e6; };
+  // CPU microseconds per KB (1,000 bytes) of input.
+  auto us_per_kb = [&](const Timed& t) { return t.seconds / static_cast<double>(t.passes * bytes) * 1e9; };
+  double ours_mb = mb_per_s(ours), simd_mb = mb_per_s(simd);
   std::cout << "payloads: " << work.size() << " (" << bytes << " bytes, " << accepted << " accepted)\n"
             << "load average: " << bench::load_average() << "\n"
             << "decode + re-encode: " << ours_mb << " MB per CPU second, "
-            << static_cast<double>(ours_docs) / ours_s << " documents per CPU second (one core)\n"
+            << static_cast<double>(ours.passes * work.size()) / ours.seconds
+            << " documents per CPU second (one core)\n"
             << "simdjson DOM parse of the same bytes: " << simd_mb << " MB per CPU second ("
             << simdjson::get_active_implementation()->name()
             << "); decoder / simdjson = " << ours_mb / simd_mb << "\n";
-  // CPU microseconds per KB (1,000 bytes) of input. The check is the decode less the parse (which
-  // includes freeing the tree, as the decode does) and the write: a difference of measured rates,
-  // so it carries both rates' noise.
-  auto us_per_kb = [](double seconds, std::size_t n) {
-    return n ? seconds / static_cast<double>(n) * 1e9 : 0.0;
-  };
-  double decode_us = us_per_kb(ours_s, ours_bytes), simd_us = us_per_kb(simd_s, simd_bytes);
-  double parse_us = us_per_kb(parse_s, parse_bytes), write_us = us_per_kb(write_s, write_bytes);
+  // The check is the decode less the parse (which includes freeing the tree, as the decode does) and
+  // the write: a difference of measured rates, so it carries both rates' noise.
+  double decode_us = us_per_kb(ours), simd_us = us_per_kb(simd);
+  double parse_us = us_per_kb(parse), write_us = us_per_kb(write);
   std::cout << std::fixed << std::setprecision(2) << "where a decode's time goes, CPU us per KB: decode "
             << decode_us << " = json::parse " << parse_us << " + check " << decode_us - parse_us - write_us
             << " (the rest) + json::write " << write_us << "; simdjson DOM " << simd_us
