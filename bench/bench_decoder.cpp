@@ -3,11 +3,11 @@
 // Prints decode + re-encode throughput (MB and documents per CPU second) on one core over the payloads
 // given (default: corpus/examples and bench/payloads, 1-4 KB AHP messages) beside simdjson's DOM parse
 // of the same bytes in interleaved rounds of the same run; then where a decode's time goes, in CPU
-// microseconds per KB from the same rounds (json::parse alone, json::write alone, and the check as
-// what is left of the decode), beside the budget a decode "within 7x of simdjson" would have; then
-// the peak memory of decoding a 1 MB payload: resident set before and after (getrusage ru_maxrss),
-// so the decoder's own share is visible.
-// Usage: bench_decoder [--schema PATH] [root:payload.json ...]
+// microseconds per KB from the same rounds (json::parse alone, json::write alone on the trees the
+// decoder writes, and the check as what is left of the decode), beside the budget a decode "within 7x of
+// simdjson" would have; then the peak memory of decoding a 1 MB payload: resident set before and after
+// (getrusage ru_maxrss), so the decoder's own share is visible. Usage: bench_decoder [--schema PATH]
+// [root:payload.json ...]
 #include <simdjson.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -108,15 +108,20 @@ int main(int argc, char** argv) {
     work.emplace_back(r, &text);
     bytes += text.size();
   }
-  // The stage rounds parse with the decoder's limits, and write the trees of the payloads the decoder
-  // accepts (it re-encodes no others); each pass is charged the bytes of the whole mix, as the decode is.
+  // The stage rounds parse as the decoder does (its limits, the compact text beside the tree), and
+  // write the trees the decoder writes: those of the payloads it accepts whose compact text parse
+  // withheld. Each pass is charged the bytes of the whole mix, as the decode is.
   const json::ParseLimits limits = decoder::DecodeOptions{}.limits;
-  std::size_t accepted = 0;
-  std::vector<std::optional<json::Value>> trees;  // nullopt: the decoder rejects the payload
+  std::size_t accepted = 0, written = 0;
+  std::vector<std::optional<json::Value>> trees;  // nullopt: the decoder writes no text for the payload
   for (const auto& [r, t] : work) {
     bool ok = dec.decode(*r, *t).accepted;
     accepted += ok;
-    trees.push_back(ok ? std::optional<json::Value>(json::parse(*t, limits).value()) : std::nullopt);
+    std::string compact;
+    json::Value tree = json::parse(*t, limits, &compact).value();
+    bool writes = ok && compact.empty();
+    written += writes;
+    trees.push_back(writes ? std::optional<json::Value>(std::move(tree)) : std::nullopt);
   }
   json::WriteOptions write_options;  // as the decoder re-encodes
   write_options.collapse_duplicates = true;
@@ -149,7 +154,10 @@ int main(int argc, char** argv) {
       }
     });
     round_of(parse, [&] {
-      for (const auto& [r, t] : work) sink = sink + json::parse(*t, limits).ok();
+      for (const auto& [r, t] : work) {
+        std::string compact;
+        sink = sink + json::parse(*t, limits, &compact).ok() + compact.size();
+      }
     });
     round_of(write, [&] {
       for (std::size_t i = 0; i < work.size(); ++i) {
@@ -163,7 +171,8 @@ int main(int argc, char** argv) {
   // CPU microseconds per KB (1,000 bytes) of input.
   auto us_per_kb = [&](const Timed& t) { return t.seconds / static_cast<double>(t.passes * bytes) * 1e9; };
   double ours_mb = mb_per_s(ours), simd_mb = mb_per_s(simd);
-  std::cout << "payloads: " << work.size() << " (" << bytes << " bytes, " << accepted << " accepted)\n"
+  std::cout << "payloads: " << work.size() << " (" << bytes << " bytes, " << accepted << " accepted, "
+            << written << " of them re-encoded by the writer, the rest as json::parse's compact text)\n"
             << "load average: " << bench::load_average() << "\n"
             << "decode + re-encode: " << ours_mb << " MB per CPU second, "
             << static_cast<double>(ours.passes * work.size()) / ours.seconds

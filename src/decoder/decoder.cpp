@@ -19,20 +19,27 @@ bool DecodeResult::has_warning() const {
 namespace {
 
 /// Checks `value` (which must outlive the call: the memo keys on its address) into `result`;
-/// `size_hint` (the input's size, 0 if none) is reserved for the re-encoded text.
+/// `compact`, when not empty, is the text the writer would give for `value` (json::parse's), taken as
+/// the re-encoded text; `size_hint` (the input's size, 0 if none) is reserved for a text written.
 void check_into(const schema::Ir& ir, const detail::SchemaIndex& index, const DecodeOptions& options,
                 const schema::Root& root, const json::Value& value, CoverageSink* coverage,
-                std::size_t size_hint, DecodeResult& result) {
-  auto type = ir.types.find(root.public_name);
-  if (type == ir.types.end() || !type->second.shape) {
+                std::string compact, std::size_t size_hint, DecodeResult& result) {
+  const schema::Shape* shape = index.root_shape(root);
+  if (!shape) {
+    auto type = ir.types.find(root.public_name);
+    if (type != ir.types.end()) shape = type->second.shape.get();
+  }
+  if (!shape) {
     result.accepted = false;
     result.diagnostics.push_back(
         Diagnostic{"", "invalid_type", Severity::kError, "the schema has no type named " + root.public_name});
     return;
   }
   detail::Checker checker(index, coverage, options.limits.max_depth, options.max_diagnostics);
-  result.accepted = checker.run(*type->second.shape, value, result.diagnostics) != detail::Status::kError;
-  if (result.accepted) {
+  result.accepted = checker.run(*shape, value, result.diagnostics) != detail::Status::kError;
+  if (result.accepted && !compact.empty()) {
+    result.encoded = std::move(compact);
+  } else if (result.accepted) {
     json::WriteOptions write_options;
     write_options.collapse_duplicates = true;
     write_options.size_hint = size_hint;
@@ -59,13 +66,14 @@ Decoder::Decoder(const schema::Ir& ir, DecodeOptions options)
 
 DecodeResult Decoder::decode(const schema::Root& root, std::string_view bytes, CoverageSink* coverage) const {
   DecodeResult result;
-  auto parsed = json::parse(bytes, options_.limits);
+  std::string compact;
+  auto parsed = json::parse(bytes, options_.limits, &compact);
   if (!parsed.ok()) {
     result.diagnostics.push_back(Diagnostic{"", "invalid_json", Severity::kError, parsed.error().message()});
     return result;
   }
   result.raw = std::move(parsed).value();
-  check_into(ir_, *index_, options_, root, *result.raw, coverage, bytes.size(), result);
+  check_into(ir_, *index_, options_, root, *result.raw, coverage, std::move(compact), bytes.size(), result);
   return result;
 }
 
@@ -73,7 +81,7 @@ DecodeResult Decoder::check(const schema::Root& root, const json::Value& value,
                             CoverageSink* coverage) const {
   DecodeResult result;
   result.raw = value;
-  check_into(ir_, *index_, options_, root, *result.raw, coverage, 0, result);
+  check_into(ir_, *index_, options_, root, *result.raw, coverage, {}, 0, result);
   return result;
 }
 

@@ -72,6 +72,8 @@ enum class CheckStatus { kClean, kWarning, kError };
 
 class Decoder {
  public:
+  /// `ir` must outlive the decoder and stay as it is: its refs, tags, member names and roots are
+  /// indexed once, here.
   explicit Decoder(const schema::Ir& ir, DecodeOptions options = {});
 
   /// Parse `bytes` as JSON and check it against `root`. Never throws for any input bytes.

@@ -297,20 +297,39 @@ StringStatus decode_string(const char*& p, const char* end, std::string& out) {
 /// the simdjson path, which finds the error and its position.
 class FastParser {
  public:
-  bool parse(std::string_view bytes, std::size_t max_depth, Value& out) {
+  /// With `compact`, also sets it to the text write(out, {.collapse_duplicates = true}) would give
+  /// when that is the input less its whitespace, else clears it (see parse.hpp).
+  bool parse(std::string_view bytes, std::size_t max_depth, Value& out, std::string* compact = nullptr) {
     p_ = bytes.data();
     end_ = bytes.data() + bytes.size();
     max_depth_ = max_depth;
+    compact_ = compact != nullptr;
     skip_ws();
     if (!value(out, 0)) return false;
     skip_ws();
-    return p_ == end_;
+    if (p_ != end_) return false;
+    if (compact && canonical_ && !spaced_) {
+      compact->assign(bytes);  // already compact: what the generators send
+    } else if (compact) {
+      compact->clear();
+      // simdjson's minifier drops the whitespace outside strings 64 bytes a step (an append per
+      // whitespace run while parsing cost as much as the writer); it needs room for its padding.
+      std::size_t size = 0;
+      if (canonical_) {
+        compact->resize(bytes.size() + simdjson::SIMDJSON_PADDING);
+        if (simdjson::minify(bytes.data(), bytes.size(), compact->data(), size) != simdjson::SUCCESS)
+          size = 0;
+      }
+      compact->resize(size);
+    }
+    return true;
   }
 
  private:
   void skip_ws() {
     // Most tokens follow one space or none; pretty-printed input has long runs of indentation.
     if (p_<end_&& static_cast<unsigned char>(*p_)> ' ') return;
+    if (p_ < end_) spaced_ = true;  // whitespace (or a control character, which fails the parse)
 #ifdef __SSE2__
     const __m128i space = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t'), lf = _mm_set1_epi8('\n'),
                   cr = _mm_set1_epi8('\r');
@@ -379,9 +398,32 @@ class FastParser {
       return true;
     }
     out = std::string(p_, run_end);
+    const char* escaped = run_end;
     p_ = run_end;
     if (decode_string(p_, end_, out) != StringStatus::kOk) return false;
+    if (compact_ && canonical_) canonical_ = writer_spelling(escaped, p_);
     ++p_;
+    return true;
+  }
+
+  /// Whether the writer spells the string content [p, end) (valid, escapes included) as it is: it
+  /// escapes the quote, the backslash and the controls that have a one-letter escape the same way;
+  /// the solidus escape and the four-hex-digit ones it spells otherwise, or may.
+  static bool writer_spelling(const char* p, const char* end) {
+    for (p = std::find(p, end, '\\'); p != end; p = std::find(p + 2, end, '\\')) {
+      switch (p[1]) {
+        case '"':
+        case '\\':
+        case 'b':
+        case 'f':
+        case 'n':
+        case 'r':
+        case 't':
+          continue;
+        default:
+          return false;
+      }
+    }
     return true;
   }
 
@@ -474,6 +516,8 @@ class FastParser {
       }
       if (*p_ != '}') return false;
       ++p_;
+      // The writer collapses duplicate keys: the compact text would not be the input's.
+      if (compact_ && canonical_ && has_duplicate_keys(members)) canonical_ = false;
       return true;
     }
   }
@@ -481,6 +525,9 @@ class FastParser {
   const char* p_ = nullptr;
   const char* end_ = nullptr;
   std::size_t max_depth_ = 0;
+  bool compact_ = false;   // the caller wants the compact text (see parse())
+  bool canonical_ = true;  // false: the compact text is not the input less its whitespace
+  bool spaced_ = false;    // there is whitespace outside strings
 };
 
 // value::raw_json_token() cannot fail; document::raw_json_token() can.
@@ -749,10 +796,16 @@ Result<Value, ParseError> parse_prechecked(std::string_view bytes, const ParseLi
 }  // namespace
 
 Result<Value, ParseError> parse(std::string_view bytes, const ParseLimits& limits) {
+  return parse(bytes, limits, nullptr);
+}
+
+Result<Value, ParseError> parse(std::string_view bytes, const ParseLimits& limits, std::string* compact) {
+  if (compact) compact->clear();
   if (auto error = precheck(bytes, limits)) return *std::move(error);
   FastParser fast;
   Value root;
-  if (fast.parse(bytes, limits.max_depth, root)) return root;
+  if (fast.parse(bytes, limits.max_depth, root, compact)) return root;
+  if (compact) compact->clear();
   // The fast path gives up on anything it does not accept, so this input is almost surely refused:
   // find the error without building a tree, and build one only if there is no error after all.
   Result<Value, ParseError> located = parse_prechecked(bytes, limits, false);

@@ -36,6 +36,12 @@ bool is_valid_utf8(std::string_view bytes);
 /// simdjson-driven parser below, which alone words the errors (so messages and positions are its own).
 Result<Value, ParseError> parse(std::string_view bytes, const ParseLimits& limits = {});
 
+/// parse(), and when `compact` is given: set to the text write(value, options) gives with options
+/// compact and collapse_duplicates, when that text is the input less its whitespace outside strings
+/// (no duplicate keys, no escape the writer spells otherwise, which is what most messages are), so that a
+/// decoder need not write the tree again; otherwise, or when the input is refused, left empty.
+Result<Value, ParseError> parse(std::string_view bytes, const ParseLimits& limits, std::string* compact);
+
 namespace detail {
 /// The simdjson-driven parser alone (the error path of parse()), for tests that check that both
 /// paths build the same tree and refuse the same inputs.

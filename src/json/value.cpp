@@ -2,6 +2,7 @@
 #include "json/value.hpp"
 
 #include <new>
+#include <unordered_set>
 
 namespace crosscheck::json {
 
@@ -144,6 +145,25 @@ Value* Value::find(std::string_view key) {
 void Value::add(std::string key, Value value) {
   if (kind_ == Kind::kNull) become(Kind::kObject);
   members().push_back(Member{std::move(key), std::move(value)});
+}
+
+bool has_duplicate_keys(const std::vector<Member>& members) {
+  // Pairwise for the small objects messages are made of (no allocation), by a hash set beyond.
+  constexpr std::size_t kPairwise = 16;
+  if (members.size() <= kPairwise) {
+    for (std::size_t i = 1; i < members.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (members[i].key == members[j].key) return true;
+      }
+    }
+    return false;
+  }
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(members.size());
+  for (const auto& m : members) {
+    if (!seen.insert(m.key).second) return true;
+  }
+  return false;
 }
 
 }  // namespace crosscheck::json

@@ -101,6 +101,9 @@ struct Member {
   Value value;
 };
 
+/// Whether two members of `members` share a key.
+bool has_duplicate_keys(const std::vector<Member>& members);
+
 // Defined here, not as default arguments: clang instantiates those where Member is still incomplete.
 inline Value Value::null() { return Value(); }
 

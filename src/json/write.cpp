@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstring>
 #include <unordered_map>
-#include <unordered_set>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -188,26 +187,6 @@ void append_quoted(Out& out, std::string_view s, bool ascii_only) {
     i += len;
   }
   out.put('"');
-}
-
-/// Whether two members share a key: pairwise for the small objects messages are made of (no
-/// allocation), by a hash set beyond.
-bool has_duplicate_keys(const std::vector<Member>& members) {
-  constexpr std::size_t kPairwise = 16;
-  if (members.size() <= kPairwise) {
-    for (std::size_t i = 1; i < members.size(); ++i) {
-      for (std::size_t j = 0; j < i; ++j) {
-        if (members[i].key == members[j].key) return true;
-      }
-    }
-    return false;
-  }
-  std::unordered_set<std::string_view> seen;
-  seen.reserve(members.size());
-  for (const auto& m : members) {
-    if (!seen.insert(m.key).second) return true;
-  }
-  return false;
 }
 
 struct Writer {

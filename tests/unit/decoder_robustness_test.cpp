@@ -170,6 +170,25 @@ TEST_F(DecoderRobustness, EncodedCollapsesDuplicatesAndKeepsEverythingElse) {
   EXPECT_NE(r.encoded->find("1.50"), std::string::npos) << *r.encoded;  // number spelling kept
 }
 
+TEST_F(DecoderRobustness, EncodedIsTheWritersTextForPrettyEscapedAndDuplicatedInput) {
+  Decoder decoder(*rules_);
+  json::WriteOptions collapse;
+  collapse.collapse_duplicates = true;
+  for (const char* text : {"{\n  \"id\" : \"a b\" ,\n\t\"zz\" : [ 1.50 , \"q\\\"\\n\" ]\r\n}\n",
+                           "{ \"id\": \"\\u0041\\/\" }", "{ \"id\": 1, \"id\": \"x\" }"}) {
+    DecodeResult r = decoder.decode(testing::root_of(*rules_, "Closed"), text);
+    ASSERT_TRUE(r.accepted) << text;
+    ASSERT_TRUE(r.raw && r.encoded);
+    EXPECT_EQ(*r.encoded, json::write(*r.raw, collapse)) << text;
+  }
+  DecodeResult pretty = decoder.decode(testing::root_of(*rules_, "Closed"), " { \"id\" : \"a b\" } ");
+  ASSERT_TRUE(pretty.encoded);
+  EXPECT_EQ(*pretty.encoded, "{\"id\":\"a b\"}");
+  DecodeResult escaped = decoder.decode(testing::root_of(*rules_, "Closed"), R"({"id":"\u0041\/"})");
+  ASSERT_TRUE(escaped.encoded);
+  EXPECT_EQ(*escaped.encoded, R"({"id":"A/"})");
+}
+
 /// Every decode, for any bytes: no throw, acceptance iff no error, accepted values round-trip.
 void check_invariants(const Decoder& decoder, const schema::Root& root, const std::string& bytes) {
   DecodeResult r;
@@ -179,6 +198,10 @@ void check_invariants(const Decoder& decoder, const schema::Root& root, const st
   ASSERT_EQ(r.accepted, !any_error) << bytes;
   if (r.accepted) {
     ASSERT_TRUE(r.raw && r.encoded);
+    // The text is the writer's for the tree, whether the decoder wrote it or took json::parse's.
+    json::WriteOptions collapse;
+    collapse.collapse_duplicates = true;
+    ASSERT_EQ(*r.encoded, json::write(*r.raw, collapse)) << bytes;
     auto again = json::parse(*r.encoded);
     ASSERT_TRUE(again.ok()) << *r.encoded;
     ASSERT_TRUE(json::semantically_equal(*again, *r.raw)) << bytes;

@@ -181,21 +181,66 @@ TEST(JsonParse, ParsesScalarDocuments) {
   EXPECT_TRUE(ok("[]").is_array());
 }
 
+/// How often parse() gave the compact text (what the writer gives, without writing) and how often not.
+struct CompactCounts {
+  std::size_t given = 0, withheld = 0;
+};
+
 // parse() builds valid texts on its own fast path and hands everything else to the simdjson path:
 // both must give the same tree (compared by the lossless compact spelling, which keeps order,
 // duplicates, number spelling and lone surrogates) or the same error, message and position included.
-void expect_same_as_simdjson_path(std::string_view text, const ParseLimits& limits = {}) {
-  auto fast = parse(text, limits);
+// The compact text parse() gives beside the tree must be what the decoder's writer gives for it.
+void expect_same_as_simdjson_path(std::string_view text, const ParseLimits& limits = {},
+                                  CompactCounts* counts = nullptr) {
+  std::string compact = "stale";
+  auto fast = parse(text, limits, &compact);
   auto reference = detail::parse_with_simdjson(text, limits);
   ASSERT_EQ(fast.ok(), reference.ok())
       << "input: " << text
       << "\nsimdjson path: " << (reference.ok() ? "accepted" : reference.error().message());
   if (fast.ok()) {
     EXPECT_EQ(write(*fast), write(*reference)) << "input: " << text;
+    WriteOptions decoder_write;
+    decoder_write.collapse_duplicates = true;
+    if (!compact.empty()) {
+      EXPECT_EQ(compact, write(*fast, decoder_write)) << "input: " << text;
+    }
+    if (counts) ++(compact.empty() ? counts->withheld : counts->given);
   } else {
+    EXPECT_EQ(compact, "") << "input: " << text;
     EXPECT_EQ(fast.error().message(), reference.error().message()) << "input: " << text;
     EXPECT_EQ(fast.error().offset, reference.error().offset) << "input: " << text;
   }
+}
+
+std::string compact_of(std::string_view text) {
+  std::string compact = "stale";
+  EXPECT_TRUE(parse(text, {}, &compact).ok()) << "input: " << text;
+  return compact;
+}
+
+TEST(JsonParse, GivesTheCompactTextOnlyWhenTheWriterWouldSpellTheInputThatWay) {
+  // Whitespace outside strings goes; inside strings it stays.
+  EXPECT_EQ(compact_of("\t\r\n [ \t1 , \n2 ]\r\n"), "[1,2]");
+  EXPECT_EQ(compact_of("{ \"a b\" : [ true , null , -1.50E+3 ] , \"c\" : { } }"),
+            "{\"a b\":[true,null,-1.50E+3],\"c\":{}}");
+  EXPECT_EQ(compact_of("7"), "7");
+  // Escapes the writer spells the same way are kept.
+  EXPECT_EQ(compact_of("[\"q\\\"b\\\\n\\nt\\tr\\rf\\fb\\b\"]"), "[\"q\\\"b\\\\n\\nt\\tr\\rf\\fb\\b\"]");
+  EXPECT_EQ(compact_of("\"caf\xc3\xa9 \xe2\x80\xa8\""), "\"caf\xc3\xa9 \xe2\x80\xa8\"");
+  // The writer would spell these otherwise, or collapse them: no compact text, the decoder writes.
+  EXPECT_EQ(compact_of("\"\\/\""), "");
+  EXPECT_EQ(compact_of("\"\\u0041\""), "");
+  EXPECT_EQ(compact_of("\"\\u001f\""), "");
+  EXPECT_EQ(compact_of("\"\\ud800\""), "");
+  EXPECT_EQ(compact_of("{\"b\":1,\"a\":2,\"b\":3}"), "");
+  EXPECT_EQ(compact_of("[{\"k\":[{\"x\":1,\"x\":1}]}]"), "");
+  // Refused input: none, and a stale text is cleared.
+  std::string compact = "stale";
+  EXPECT_FALSE(parse("[1,]", {}, &compact).ok());
+  EXPECT_EQ(compact, "");
+  EXPECT_FALSE(parse("\xef\xbb\xbf{}", {}, &compact).ok());
+  EXPECT_EQ(compact, "");
 }
 
 TEST(JsonParse, FastPathAgreesWithTheSimdjsonPathOnEdgeCases) {
@@ -283,8 +328,9 @@ TEST(JsonParse, FastPathAgreesWithTheSimdjsonPathOnCorpusFilesAndTheirMutations)
   ASSERT_GT(texts.size(), 100u);
   const std::string replacements = "\"\\,:[]{}0-e.tn \x01\xff";
   std::size_t accepted = 0, checked = 0;
+  CompactCounts counts;
   for (const std::string& text : texts) {
-    expect_same_as_simdjson_path(text);
+    expect_same_as_simdjson_path(text, {}, &counts);
     if (text.empty()) continue;
     for (std::size_t k = 0; k < 48; ++k) {
       std::size_t at = (k * 7919 + text.size() / 2) % text.size();
@@ -294,7 +340,7 @@ TEST(JsonParse, FastPathAgreesWithTheSimdjsonPathOnCorpusFilesAndTheirMutations)
       removed.erase(at, 1);
       doubled.insert(at, 1, text[at]);
       for (const std::string& mutant : {text.substr(0, at), replaced, removed, doubled}) {
-        expect_same_as_simdjson_path(mutant);
+        expect_same_as_simdjson_path(mutant, {}, &counts);
         accepted += parse(mutant).ok();
         ++checked;
       }
@@ -304,6 +350,9 @@ TEST(JsonParse, FastPathAgreesWithTheSimdjsonPathOnCorpusFilesAndTheirMutations)
   // Both paths were exercised: some mutants stay valid JSON, most do not.
   EXPECT_GT(accepted, checked / 50);
   EXPECT_LT(accepted, checked / 2);
+  // The compact text was checked against the writer both ways, and is given for most valid texts.
+  EXPECT_GT(counts.withheld, 0u);
+  EXPECT_GT(counts.given, 4 * counts.withheld);
 }
 
 }  // namespace

@@ -52,6 +52,12 @@ PropertyTable::PropertyTable(const std::vector<schema::Property>& properties) {
 }
 
 SchemaIndex::SchemaIndex(const schema::Ir& ir) {
+  roots_ = ir.roots.data();
+  for (const auto& root : ir.roots) {
+    auto type = ir.types.find(root.public_name);
+    root_shapes_.push_back(type == ir.types.end() ? nullptr : type->second.shape.get());
+  }
+
   // Every node first (refs resolved on the way), then the tags of every discriminated union (they
   // follow refs).
   std::vector<const Shape*> stack;

@@ -55,6 +55,14 @@ class SchemaIndex {
     const Info* info = info_of(object);
     return info ? &info->properties : nullptr;
   }
+  /// The shape of a root's type when `root` is one of this IR's roots and the type has one; else
+  /// nullptr, and the caller looks the type up by name (the decoder does this once per decode, and a
+  /// name lookup in the types' map cost 2% of it).
+  const schema::Shape* root_shape(const schema::Root& root) const {
+    auto at = reinterpret_cast<std::uintptr_t>(&root), first = reinterpret_cast<std::uintptr_t>(roots_);
+    if (at < first || at >= first + root_shapes_.size() * sizeof(schema::Root)) return nullptr;
+    return root_shapes_[(at - first) / sizeof(schema::Root)];
+  }
 
  private:
   struct Info {
@@ -79,6 +87,8 @@ class SchemaIndex {
   std::vector<Info> infos_;
   std::vector<Dense> dense_;
   std::unordered_map<const schema::Shape*, std::size_t> by_address_;  // ids that were taken already
+  const schema::Root* roots_ = nullptr;                               // the IR's roots
+  std::vector<const schema::Shape*> root_shapes_;  // per root, its type's shape (nullptr: none)
 };
 
 }  // namespace crosscheck::decoder::detail
