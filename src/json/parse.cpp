@@ -385,7 +385,7 @@ class FastParser {
       while (digit()) ++p_;
     }
     if (!at_delimiter()) return false;
-    out = Value::number(std::string(start, static_cast<std::size_t>(p_ - start)));
+    out.become_text(Kind::kNumber).assign(start, static_cast<std::size_t>(p_ - start));
     return true;
   }
 
@@ -393,11 +393,11 @@ class FastParser {
   bool string(std::string& out) {
     const char* run_end = plain_run(p_, end_);
     if (run_end < end_ && *run_end == '"') {  // no escapes: one copy
-      out = std::string(p_, run_end);
+      out.assign(p_, static_cast<std::size_t>(run_end - p_));
       p_ = run_end + 1;
       return true;
     }
-    out = std::string(p_, run_end);
+    out.assign(p_, static_cast<std::size_t>(run_end - p_));
     const char* escaped = run_end;
     p_ = run_end;
     if (decode_string(p_, end_, out) != StringStatus::kOk) return false;
@@ -434,13 +434,9 @@ class FastParser {
         return object(out, depth);
       case '[':
         return array(out, depth);
-      case '"': {
+      case '"':
         ++p_;
-        std::string s;
-        if (!string(s)) return false;
-        out = Value::string(std::move(s));
-        return true;
-      }
+        return string(out.become_text(Kind::kString));
       case 't':
         if (!literal("true")) return false;
         out = Value::boolean(true);

@@ -70,6 +70,20 @@ class Value {
   Value* find(std::string_view key);
   bool contains(std::string_view key) const { return find(key) != nullptr; }
 
+  /// Makes this value a number or a string (`kind`) with empty text, and returns the text, to be
+  /// filled in place: the parser's way, without the copies a short string costs through a temporary
+  /// (a number's text must end up a valid number token, as for number()).
+  std::string& become_text(Kind kind) {
+    if (holds_text()) {
+      text_.clear();
+    } else {
+      become(Kind::kNull);
+    }
+    kind_ = kind;
+    bool_ = false;
+    return text_;
+  }
+
   /// Appends a member (no de-duplication: the tree is lossless). A null value becomes an object first.
   void add(std::string key, Value value);
   /// Appends an array element. A null value becomes an array first.
