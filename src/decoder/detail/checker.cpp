@@ -51,12 +51,6 @@ std::string describe(const Value& value) {
 
 }  // namespace
 
-std::size_t Checker::KeyHash::operator()(const Key& key) const {
-  std::size_t a = std::hash<const void*>{}(key.node);
-  std::size_t b = std::hash<const void*>{}(key.value);
-  return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
-}
-
 std::size_t Checker::Memo::index_of(const Key& key) const {
   // Fibonacci hashing of both addresses; the top bits index the table.
   auto a = reinterpret_cast<std::uintptr_t>(key.node), b = reinterpret_cast<std::uintptr_t>(key.value);
@@ -352,10 +346,17 @@ void Checker::emit(const Shape& node, const Value& value, std::size_t depth) {
   if (out_->size() >= max_diagnostics_) return;
   Key key{&node, &value};
   if (const Status* known = memo_.find(key); known && *known == Status::kClean) return;
-  if (is_composite(node.kind) && !emitting_.insert(key).second) {
-    add("invalid_type", Severity::kError,
-        "schema reference cycle at this value (the schema never consumes input)");
-    return;
+  if (is_composite(node.kind)) {
+    // The pairs on the stack with this value are the top ones (a child's are pushed above its
+    // parent's and popped before them): a cycle is found among those.
+    for (auto it = emitting_.rbegin(); it != emitting_.rend() && it->value == &value; ++it) {
+      if (it->node == &node) {
+        add("invalid_type", Severity::kError,
+            "schema reference cycle at this value (the schema never consumes input)");
+        return;
+      }
+    }
+    emitting_.push_back(key);
   }
   switch (node.kind) {
     case ShapeKind::kArray: {
@@ -397,7 +398,7 @@ void Checker::emit(const Shape& node, const Value& value, std::size_t depth) {
         add(problem.code, problem.severity, std::move(problem.message));
     }
   }
-  if (is_composite(node.kind)) emitting_.erase(key);
+  if (is_composite(node.kind)) emitting_.pop_back();
 }
 
 void Checker::emit_object(const Shape& node, const Value& value, std::size_t depth) {

@@ -16,7 +16,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -44,9 +43,6 @@ class Checker {
     const schema::Shape* node;
     const json::Value* value;
     bool operator==(const Key& other) const { return node == other.node && value == other.value; }
-  };
-  struct KeyHash {
-    std::size_t operator()(const Key& key) const;
   };
   /// Key -> Status by open addressing in one array: a decode inserts one entry per composite pair,
   /// and a node-based map spent an allocation on each. The array comes from a per-thread pool and
@@ -121,7 +117,7 @@ class Checker {
   // fill cost more than the lookups).
   std::unique_ptr<const json::Value*[]> members_;
   std::size_t members_top_ = 0, members_capacity_ = 0;
-  std::unordered_set<Key, KeyHash> emitting_;  // pass 2 pairs on the stack
+  std::vector<Key> emitting_;  // pass 2's composite pairs on the stack, innermost last
   std::vector<Diagnostic>* out_ = nullptr;
   std::string path_;
 };

@@ -10,44 +10,22 @@ namespace crosscheck::decoder::detail {
 using schema::Shape;
 using schema::ShapeKind;
 
-std::size_t PropertyTable::hash(std::string_view key) {
-  // Member names are short: the length and the first and last bytes (overlapping fixed-size loads,
-  // no loop and no memcpy call) tell them apart; a collision costs one string compare.
-  const char* p = key.data();
-  std::size_t n = key.size();
-  std::uint64_t head = 0, tail = 0;
-  if (n >= 8) {
-    std::memcpy(&head, p, 8);
-    std::memcpy(&tail, p + n - 8, 8);
-  } else if (n >= 4) {
-    std::uint32_t a, b;
-    std::memcpy(&a, p, 4);
-    std::memcpy(&b, p + n - 4, 4);
-    head = a;
-    tail = b;
-  } else if (n > 0) {
-    head = static_cast<unsigned char>(p[0]) |
-           (static_cast<std::uint64_t>(static_cast<unsigned char>(p[n / 2])) << 8) |
-           (static_cast<std::uint64_t>(static_cast<unsigned char>(p[n - 1])) << 16);
-  }
-  std::uint64_t h = (head ^ (tail >> 7) ^ (tail << 29) ^ n) * 0x9E3779B97F4A7C15ULL;
-  return static_cast<std::size_t>(h >> 40);
-}
-
 PropertyTable::PropertyTable(const std::vector<schema::Property>& properties) {
   if (properties.empty()) return;
   std::size_t size = 4;
   while (size < properties.size() * 2) size *= 2;
-  slots_.assign(size, -1);
+  slots_.assign(size, Slot{});
   mask_ = size - 1;
   for (std::size_t p = 0; p < properties.size(); ++p) {
-    std::size_t i = hash(properties[p].wire_name) & mask_;
-    while (slots_[i] >= 0) {
+    Words words = words_of(properties[p].wire_name);
+    std::size_t i = hash(words) & mask_;
+    while (slots_[i].property >= 0) {
       // Properties are unique by name in the IR; a repeat keeps the first, as a linear scan would.
-      if (properties[static_cast<std::size_t>(slots_[i])].wire_name == properties[p].wire_name) break;
+      if (properties[static_cast<std::size_t>(slots_[i].property)].wire_name == properties[p].wire_name)
+        break;
       i = (i + 1) & mask_;
     }
-    if (slots_[i] < 0) slots_[i] = static_cast<std::int32_t>(p);
+    if (slots_[i].property < 0) slots_[i] = Slot{words, static_cast<std::int32_t>(p)};
   }
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -23,16 +24,56 @@ class PropertyTable {
   /// Index of the property named `key`, or -1.
   int find(const std::vector<schema::Property>& properties, std::string_view key) const {
     if (slots_.empty()) return -1;
-    for (std::size_t i = hash(key) & mask_;; i = (i + 1) & mask_) {
-      std::int32_t slot = slots_[i];
-      if (slot < 0) return -1;
-      if (properties[static_cast<std::size_t>(slot)].wire_name == key) return slot;
+    Words words = words_of(key);
+    for (std::size_t i = hash(words) & mask_;; i = (i + 1) & mask_) {
+      const Slot& slot = slots_[i];
+      if (slot.property < 0) return -1;
+      if (slot.words.size != words.size || slot.words.head != words.head || slot.words.tail != words.tail)
+        continue;
+      // Up to 16 bytes, the two words hold every byte of the name: equal words are equal names.
+      if (words.size <= 16 || properties[static_cast<std::size_t>(slot.property)].wire_name == key)
+        return slot.property;
     }
   }
 
  private:
-  static std::size_t hash(std::string_view key);
-  std::vector<std::int32_t> slots_;  // -1: empty; size a power of two, at most half full
+  /// A name's length and its first and last bytes, in overlapping fixed-size loads (no loop, no
+  /// memcpy call): member names are short, and these tell them apart.
+  struct Words {
+    std::uint64_t head = 0, tail = 0;
+    std::size_t size = 0;
+  };
+  struct Slot {
+    Words words;
+    std::int32_t property = -1;  // -1: empty
+  };
+  static Words words_of(std::string_view key) {
+    // Lengths 8-16 and 4-7: two overlapping loads from each end; 1-3: the first, middle, last bytes.
+    const char* p = key.data();
+    std::size_t n = key.size();
+    Words w;
+    w.size = n;
+    if (n >= 8) {
+      std::memcpy(&w.head, p, 8);
+      std::memcpy(&w.tail, p + n - 8, 8);
+    } else if (n >= 4) {
+      std::uint32_t a, b;
+      std::memcpy(&a, p, 4);
+      std::memcpy(&b, p + n - 4, 4);
+      w.head = a;
+      w.tail = b;
+    } else if (n > 0) {
+      w.head = static_cast<unsigned char>(p[0]) |
+               (static_cast<std::uint64_t>(static_cast<unsigned char>(p[n / 2])) << 8) |
+               (static_cast<std::uint64_t>(static_cast<unsigned char>(p[n - 1])) << 16);
+    }
+    return w;
+  }
+  static std::size_t hash(const Words& w) {
+    std::uint64_t h = (w.head ^ (w.tail >> 7) ^ (w.tail << 29) ^ w.size) * 0x9E3779B97F4A7C15ULL;
+    return static_cast<std::size_t>(h >> 40);
+  }
+  std::vector<Slot> slots_;  // size a power of two, at most half full
   std::size_t mask_ = 0;
 };
 
