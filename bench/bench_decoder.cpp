@@ -4,10 +4,10 @@
 // given (default: corpus/examples and bench/payloads, 1-4 KB AHP messages) beside simdjson's DOM parse
 // of the same bytes in interleaved rounds of the same run; then where a decode's time goes, in CPU
 // microseconds per KB from the same rounds (json::parse alone, json::write alone on the trees the
-// decoder writes, and the check as what is left of the decode), beside the budget a decode "within 7x of
-// simdjson" would have; then the peak memory of decoding a 1 MB payload: resident set before and after
-// (getrusage ru_maxrss), so the decoder's own share is visible. Usage: bench_decoder [--schema PATH]
-// [root:payload.json ...]
+// decoder writes, and the check as what is left of the decode), beside the budget a decode "within
+// 7x of simdjson" would have; then the peak memory of decoding a 1 MB payload: resident set before
+// and after (getrusage ru_maxrss), so the decoder's own share is visible.
+// Usage: bench_decoder [--schema PATH] [root:payload.json ...]
 #include <simdjson.h>
 #include <sys/resource.h>
 #include <time.h>

@@ -297,8 +297,8 @@ StringStatus decode_string(const char*& p, const char* end, std::string& out) {
 /// the simdjson path, which finds the error and its position.
 class FastParser {
  public:
-  /// With `compact`, also sets it to the text write(out, {.collapse_duplicates = true}) would give
-  /// when that is the input less its whitespace, else clears it (see parse.hpp).
+  /// With `compact` (empty), also sets it to the text write(out, {.collapse_duplicates = true}) would
+  /// give when that is the input less its whitespace, else leaves it empty (see parse.hpp).
   bool parse(std::string_view bytes, std::size_t max_depth, Value& out, std::string* compact = nullptr) {
     p_ = bytes.data();
     end_ = bytes.data() + bytes.size();
@@ -308,20 +308,17 @@ class FastParser {
     if (!value(out, 0)) return false;
     skip_ws();
     if (p_ != end_) return false;
-    if (compact && canonical_ && !spaced_) {
+    if (!compact || !canonical_) return true;  // parse() left `compact` empty
+    if (!spaced_) {
       compact->assign(bytes);  // already compact: what the generators send
-    } else if (compact) {
-      compact->clear();
-      // simdjson's minifier drops the whitespace outside strings 64 bytes a step (an append per
-      // whitespace run while parsing cost as much as the writer); it needs room for its padding.
-      std::size_t size = 0;
-      if (canonical_) {
-        compact->resize(bytes.size() + simdjson::SIMDJSON_PADDING);
-        if (simdjson::minify(bytes.data(), bytes.size(), compact->data(), size) != simdjson::SUCCESS)
-          size = 0;
-      }
-      compact->resize(size);
+      return true;
     }
+    // simdjson's minifier drops the whitespace outside strings 64 bytes a step (an append per
+    // whitespace run while parsing cost as much as the writer); it needs room for its padding.
+    std::size_t size = 0;
+    compact->resize(bytes.size() + simdjson::SIMDJSON_PADDING);
+    if (simdjson::minify(bytes.data(), bytes.size(), compact->data(), size) != simdjson::SUCCESS) size = 0;
+    compact->resize(size);
     return true;
   }
 
@@ -801,7 +798,6 @@ Result<Value, ParseError> parse(std::string_view bytes, const ParseLimits& limit
   FastParser fast;
   Value root;
   if (fast.parse(bytes, limits.max_depth, root, compact)) return root;
-  if (compact) compact->clear();
   // The fast path gives up on anything it does not accept, so this input is almost surely refused:
   // find the error without building a tree, and build one only if there is no error after all.
   Result<Value, ParseError> located = parse_prechecked(bytes, limits, false);

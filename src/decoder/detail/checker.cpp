@@ -2,7 +2,6 @@
 #include "decoder/detail/checker.hpp"
 
 #include <algorithm>
-#include <functional>
 
 #include "json/equal.hpp"
 #include "json/pointer.hpp"

@@ -2,7 +2,6 @@
 #include "decoder/detail/schema_index.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <unordered_set>
 
 namespace crosscheck::decoder::detail {
