@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <set>
 
 #include "decoder/decoder.hpp"
+#include "decoder/detail/schema_index.hpp"
 #include "decoder_fixture.hpp"
+#include "gen_test_support.hpp"
 #include "json/equal.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -190,9 +193,34 @@ TEST_F(DecoderRobustness, EncodedIsTheWritersTextForPrettyEscapedAndDuplicatedIn
 }
 
 /// Every decode, for any bytes: no throw, acceptance iff no error, accepted values round-trip.
+/// Takes every visit: with a sink the check walks every node that decides, without one it stops at
+/// an object's first error and an anyOf's first match (checker.hpp); both must answer alike.
+struct NullSink : CoverageSink {
+  std::size_t visits = 0;
+  void visit(const schema::Shape&, bool) override { ++visits; }
+};
+
+/// The decode without a sink equals the full walk's: outcome, encoding and every diagnostic in order.
+void expect_same_as_full_walk(const Decoder& decoder, const schema::Root& root, const std::string& bytes,
+                              const DecodeResult& r) {
+  NullSink sink;
+  DecodeResult full = decoder.decode(root, bytes, &sink);
+  ASSERT_EQ(full.accepted, r.accepted) << bytes;
+  ASSERT_EQ(full.encoded, r.encoded) << bytes;
+  ASSERT_EQ(full.diagnostics.size(), r.diagnostics.size()) << bytes;
+  for (std::size_t i = 0; i < r.diagnostics.size(); ++i) {
+    const Diagnostic &a = full.diagnostics[i], &b = r.diagnostics[i];
+    ASSERT_EQ(std::tie(a.path, a.code, a.severity, a.message),
+              std::tie(b.path, b.code, b.severity, b.message))
+        << bytes;
+  }
+}
+
 void check_invariants(const Decoder& decoder, const schema::Root& root, const std::string& bytes) {
   DecodeResult r;
   ASSERT_NO_THROW(r = decoder.decode(root, bytes));
+  expect_same_as_full_walk(decoder, root, bytes, r);
+  if (::testing::Test::HasFatalFailure()) return;
   bool any_error = false;
   for (const auto& d : r.diagnostics) any_error = any_error || d.severity == E;
   ASSERT_EQ(r.accepted, !any_error) << bytes;
@@ -241,6 +269,88 @@ TEST_F(DecoderRobustness, RandomAndMutatedBytesKeepTheInvariants) {
     check_invariants(decoder, testing::root_of(*rules_, roots[rng() % roots.size()]), bytes);
     if (HasFatalFailure()) return;
   }
+}
+
+TEST_F(DecoderRobustness, OnlyACompositeCycleTurnsStoppingEarlyOff) {
+  EXPECT_TRUE(detail::SchemaIndex(*rules_).cycle_free());
+  EXPECT_FALSE(detail::SchemaIndex(*cycles_).cycle_free());
+  // Where the schema has a cycle the checker walks fully: the answers with and without a sink agree
+  // there too (a pair met in progress is an error whichever way the walk went).
+  Decoder decoder(*cycles_);
+  for (const auto& root : cycles_->roots) {
+    for (const char* text : {"1", R"({"v":1})", R"("s")", "[]", "null"}) {
+      check_invariants(decoder, root, text);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+/// Every value in `value`'s tree, parents before children.
+void collect_values(json::Value& value, std::vector<json::Value*>& out) {
+  out.push_back(&value);
+  if (value.is_array()) {
+    for (auto& item : value.items()) collect_values(item, out);
+  } else if (value.is_object()) {
+    for (auto& member : value.members()) collect_values(member.value, out);
+  }
+}
+
+TEST(DecoderRealSchema, StoppingEarlyAnswersAsTheFullWalkOnTheCorpusAndItsMutations) {
+  ASSERT_NE(gen::testing::real_schema().ir, nullptr) << gen::testing::real_schema().error;
+  const schema::Ir& ir = *gen::testing::real_schema().ir;
+  ASSERT_TRUE(detail::SchemaIndex(ir).cycle_free());  // else this test compares the full walk with itself
+  Decoder decoder(ir);
+  // Each example decoded as its own root, then with one value replaced by each of a few others, or
+  // one member dropped: union variants and objects that fail part-way, over the real types.
+  const std::vector<json::Value> replacements = {json::Value::null(),         json::Value::number("1"),
+                                                 json::Value::number("-2.5"), json::Value::string("x"),
+                                                 json::Value::boolean(true),  json::Value::object(),
+                                                 json::Value::array()};
+  std::size_t decoded = 0, accepted = 0, rejected = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(CROSSCHECK_SOURCE_DIR) + "/corpus/examples")) {
+    const std::string name = entry.path().filename().string();
+    const schema::Root* root = ir.find_root(name.substr(0, name.find('.')));
+    ASSERT_NE(root, nullptr) << name;
+    const std::string text = testing::read_file(entry.path().string());
+    auto parsed = json::parse(text);
+    ASSERT_TRUE(parsed.ok()) << name;
+    std::vector<json::Value*> nodes;
+    json::Value original = parsed.value();
+    collect_values(original, nodes);
+    auto decode = [&](const std::string& bytes) {
+      DecodeResult r = decoder.decode(*root, bytes);
+      expect_same_as_full_walk(decoder, *root, bytes, r);
+      ++decoded;
+      (r.accepted ? accepted : rejected) += 1;
+    };
+    decode(text);
+    for (std::size_t at = 0; at < nodes.size(); ++at) {
+      for (const auto& replacement : replacements) {
+        json::Value copy = original;
+        std::vector<json::Value*> copy_nodes;
+        collect_values(copy, copy_nodes);
+        *copy_nodes[at] = replacement;
+        decode(json::write(copy));
+        if (HasFatalFailure()) return;
+      }
+      if (nodes[at]->is_object()) {
+        for (std::size_t m = 0; m < nodes[at]->members().size(); ++m) {
+          json::Value copy = original;
+          std::vector<json::Value*> copy_nodes;
+          collect_values(copy, copy_nodes);
+          auto& members = copy_nodes[at]->members();
+          members.erase(members.begin() + static_cast<std::ptrdiff_t>(m));
+          decode(json::write(copy));
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+  // Both outcomes in numbers, so the comparison above covered early stops and full walks alike.
+  EXPECT_GT(decoded, 500u);
+  EXPECT_GT(accepted, 100u);
+  EXPECT_GT(rejected, 100u);
 }
 
 struct RecordingSink : CoverageSink {

@@ -148,7 +148,11 @@ void Checker::Memo::grow() {
 
 Checker::Checker(const SchemaIndex& index, CoverageSink* coverage, std::size_t max_depth,
                  std::size_t max_diagnostics)
-    : index_(index), coverage_(coverage), max_depth_(max_depth), max_diagnostics_(max_diagnostics) {}
+    : index_(index),
+      coverage_(coverage),
+      max_depth_(max_depth),
+      max_diagnostics_(max_diagnostics),
+      stop_early_(coverage == nullptr && index.cycle_free()) {}
 
 Status Checker::run(const Shape& shape, const Value& value, std::vector<Diagnostic>& out) {
   Status result = status(shape, value, 0, true);
@@ -197,15 +201,20 @@ Status Checker::evaluate(const Shape& node, const Value& value, std::size_t dept
     case ShapeKind::kArray: {
       if (!value.is_array() || too_deep(value, depth)) return Status::kError;
       Status result = Status::kClean;
-      for (const Value& item : value.items())
+      for (const Value& item : value.items()) {
         result = worse(result, status(*node.items, item, depth + 1, false));
+        if (result == Status::kError && stop_early_) break;
+      }
       return result;
     }
     case ShapeKind::kObject:
       return evaluate_object(node, value, depth);
     case ShapeKind::kIntersection: {
       Status result = Status::kClean;
-      for (const auto& variant : node.variants) result = worse(result, status(*variant, value, depth, false));
+      for (const auto& variant : node.variants) {
+        result = worse(result, status(*variant, value, depth, false));
+        if (result == Status::kError && stop_early_) break;
+      }
       return result;
     }
     case ShapeKind::kRef: {
@@ -227,22 +236,36 @@ Status Checker::evaluate_object(const Shape& node, const Value& value, std::size
     for (const auto& name : set) all_present = all_present && value.contains(name);
     if (all_present) own_ok = false;
   }
+  if (!own_ok && stop_early_) return Status::kError;
   Status result = Status::kClean;
   bool has_required = false;
   std::size_t frame = push_property_values(node, value);
+  if (stop_early_) {
+    // The members' checks cannot save a node whose required member is absent: look first (a union
+    // tries object variants that mostly fail here).
+    for (std::size_t p = 0; p < node.properties.size(); ++p) {
+      if (node.properties[p].required && !members_[frame + p]) {
+        members_top_ = frame;
+        return Status::kError;
+      }
+    }
+  }
   for (std::size_t p = 0; p < node.properties.size(); ++p) {
     const auto& property = node.properties[p];
     has_required = has_required || property.required;
     if (const Value* member = members_[frame + p]) {
       result = worse(result, status(*property.shape, *member, depth + 1, false));
+      if (result == Status::kError && stop_early_) break;
     } else if (property.required) {
       own_ok = false;
     }
   }
   members_top_ = frame;
-  if (node.additional_shape && node.additional_shape->kind != ShapeKind::kAny) {
+  if (node.additional_shape && node.additional_shape->kind != ShapeKind::kAny &&
+      !(result == Status::kError && stop_early_)) {
     for (const auto& [key, member] : undeclared_members(node, value)) {
       result = worse(result, status(*node.additional_shape, *member, depth + 1, false));
+      if (result == Status::kError && stop_early_) break;
     }
   }
   if (has_required || !node.forbidden_property_sets.empty()) visit(node, own_ok);
@@ -268,6 +291,7 @@ Status Checker::evaluate_union(const Shape& node, const Value& value, std::size_
     Status s = status(*variant, value, depth, true);
     visit(*variant, s != Status::kError);
     if (s != Status::kError && matches++ == 0) first = s;
+    if (matches > 0 && node.mode == schema::UnionMode::kAnyOf && stop_early_) break;  // first decides
   }
   Status result = first;
   if (matches == 0 || (matches > 1 && node.mode == schema::UnionMode::kOneOf)) result = Status::kError;
@@ -467,6 +491,7 @@ void Checker::emit_union(const Shape& node, const Value& value, std::size_t dept
   for (const auto& variant : node.variants) {
     if (status(*variant, value, depth, true) == Status::kError) continue;
     if (matches++ == 0) first = variant.get();
+    if (node.mode == schema::UnionMode::kAnyOf) break;  // only a oneOf counts its matches
   }
   if (matches == 0) {
     add("no_union_match", Severity::kError,

@@ -6,6 +6,10 @@
 //     value address, as the SDKs cache by schema and path), so nested unions stay polynomial.
 //  2. emit: only when pass 1 found something, walk again where it did, pick union branches from the
 //     memo, and write the diagnostics with their JSON Pointer paths.
+// Without a coverage sink, on a schema whose refs, unions and intersections form no cycle
+// (SchemaIndex::cycle_free), a pair's status is a function of the pair alone, so pass 1 stops at the
+// first error of an object, array or intersection and an anyOf at its first match: the same answer
+// with less work (with a sink, every node that decides is still visited).
 // Both passes bound recursion: value nesting is capped by max_depth, and a (node, value) pair that
 // re-enters itself (a reference cycle that consumes no input) is an error instead of a hang.
 #pragma once
@@ -112,6 +116,7 @@ class Checker {
   CoverageSink* coverage_;
   std::size_t max_depth_;
   std::size_t max_diagnostics_;
+  bool stop_early_;  // see the header comment
   Memo memo_;
   // push_property_values' stack, one frame per object level (a raw array: std::vector's resize and
   // fill cost more than the lookups).

@@ -42,12 +42,14 @@ SchemaIndex::SchemaIndex(const schema::Ir& ir) {
   for (const auto& [name, type] : ir.types) {
     if (type.shape) stack.push_back(type.shape.get());
   }
-  std::vector<const Shape*> unions;
+  std::vector<const Shape*> unions, composites;
   dense_.resize(ir.node_count);
   while (!stack.empty()) {
     const Shape* s = stack.back();
     stack.pop_back();
     if (!seen.insert(s).second) continue;
+    if (s->kind == ShapeKind::kRef || s->kind == ShapeKind::kUnion || s->kind == ShapeKind::kIntersection)
+      composites.push_back(s);
     if (s->kind == ShapeKind::kRef) {
       auto it = ir.types.find(s->ref);
       if (it != ir.types.end() && it->second.shape) add_info(*s).target = it->second.shape.get();
@@ -73,6 +75,51 @@ SchemaIndex::SchemaIndex(const schema::Ir& ir) {
     for (const auto& v : u->variants) tags.push_back(v ? tag_of(*v, *u->discriminator, budget) : nullptr);
     const_cast<Info*>(info_of(*u))->tags = std::move(tags);
   }
+  cycle_free_ = find_no_composite_cycle(composites);
+}
+
+bool SchemaIndex::find_no_composite_cycle(const std::vector<const Shape*>& nodes) const {
+  // Depth-first with colours over the edges that consume no input: ref -> target, union and
+  // intersection -> variants. Iterative: a long chain of refs must not exhaust the stack.
+  enum : std::uint8_t { kOnPath = 1, kDone = 2 };
+  std::unordered_map<const Shape*, std::uint8_t> colour;
+  auto successors = [&](const Shape& s) {
+    std::vector<const Shape*> out;
+    if (s.kind == ShapeKind::kRef) {
+      if (const Shape* t = target(s)) out.push_back(t);
+    } else if (s.kind == ShapeKind::kUnion || s.kind == ShapeKind::kIntersection) {
+      for (const auto& v : s.variants) {
+        if (v) out.push_back(v.get());
+      }
+    }
+    return out;
+  };
+  struct Frame {
+    const Shape* node;
+    std::vector<const Shape*> next;
+    std::size_t at = 0;
+  };
+  for (const Shape* start : nodes) {
+    if (colour[start] != 0) continue;
+    std::vector<Frame> path;
+    colour[start] = kOnPath;
+    path.push_back(Frame{start, successors(*start)});
+    while (!path.empty()) {
+      Frame& top = path.back();
+      if (top.at == top.next.size()) {
+        colour[top.node] = kDone;
+        path.pop_back();
+        continue;
+      }
+      const Shape* next = top.next[top.at++];
+      std::uint8_t& c = colour[next];
+      if (c == kOnPath) return false;
+      if (c == kDone) continue;
+      c = kOnPath;
+      path.push_back(Frame{next, successors(*next)});
+    }
+  }
+  return true;
 }
 
 SchemaIndex::Info& SchemaIndex::add_info(const Shape& shape) {

@@ -99,6 +99,11 @@ class SchemaIndex {
   /// The shape of a root's type when `root` is one of this IR's roots and the type has one; else
   /// nullptr, and the caller looks the type up by name (the decoder does this once per decode, and a
   /// name lookup in the types' map cost 2% of it).
+  /// True when no chain of refs, unions and intersections leads from a node back to itself: no
+  /// check can then meet a (node, value) pair again while it is still checking it, so a pair's
+  /// status depends on the pair alone, never on the order of the walk (the checker relies on this
+  /// to stop early).
+  bool cycle_free() const { return cycle_free_; }
   const schema::Shape* root_shape(const schema::Root& root) const {
     auto at = reinterpret_cast<std::uintptr_t>(&root), first = reinterpret_cast<std::uintptr_t>(roots_);
     if (at < first || at >= first + root_shapes_.size() * sizeof(schema::Root)) return nullptr;
@@ -120,6 +125,7 @@ class SchemaIndex {
   const Info* info_by_address(const schema::Shape& shape) const;
   Info& add_info(const schema::Shape& shape);
   const std::string* tag_of(const schema::Shape& variant, const std::string& name, int budget) const;
+  bool find_no_composite_cycle(const std::vector<const schema::Shape*>& nodes) const;
 
   struct Dense {
     const schema::Shape* node = nullptr;
@@ -130,6 +136,7 @@ class SchemaIndex {
   std::unordered_map<const schema::Shape*, std::size_t> by_address_;  // ids that were taken already
   const schema::Root* roots_ = nullptr;                               // the IR's roots
   std::vector<const schema::Shape*> root_shapes_;  // per root, its type's shape (nullptr: none)
+  bool cycle_free_ = false;
 };
 
 }  // namespace crosscheck::decoder::detail
