@@ -2,6 +2,9 @@
 #include "util/base64.hpp"
 
 #include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
 
 namespace crosscheck {
 namespace {
@@ -14,6 +17,35 @@ constexpr std::array<int, 256> make_table() {
   return t;
 }
 constexpr auto kTable = make_table();
+
+// The encoder writes two characters per 12 bits of input from one table (8 KB), the decoder ORs
+// four pre-shifted 24-bit values (4 KB): half the lookups and shifts of a character at a time, and
+// the codec is 9% of serve-adapter's CPU per request (bench_adapters, perf).
+constexpr std::array<std::uint16_t, 4096> make_pairs() {
+  std::array<std::uint16_t, 4096> t{};
+  for (int i = 0; i < 4096; ++i) {
+    // Little-endian: the first character in the low byte, as memcpy stores it.
+    t[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(
+        static_cast<unsigned char>(kAlphabet[i >> 6]) | (static_cast<unsigned char>(kAlphabet[i & 63]) << 8));
+  }
+  return t;
+}
+constexpr auto kPairs = make_pairs();
+
+constexpr std::uint32_t kBad = 1u << 24;  // outside the 24 bits a quad decodes to
+constexpr std::array<std::array<std::uint32_t, 256>, 4> make_shifted() {
+  std::array<std::array<std::uint32_t, 256>, 4> t{};
+  for (std::size_t k = 0; k < 4; ++k) {
+    for (std::size_t c = 0; c < 256; ++c) {
+      int v = kTable[c];
+      t[k][c] = v < 0 ? kBad : static_cast<std::uint32_t>(v) << (18 - 6 * k);
+    }
+  }
+  return t;
+}
+constexpr auto kShifted = make_shifted();
+
+bool little_endian() { return std::endian::native == std::endian::little; }
 }  // namespace
 
 std::string base64_encode(std::string_view bytes) {
@@ -25,10 +57,16 @@ std::string base64_encode(std::string_view bytes) {
   for (; i + 2 < bytes.size(); i += 3) {
     unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) |
                  (static_cast<unsigned char>(bytes[i + 1]) << 8) | static_cast<unsigned char>(bytes[i + 2]);
-    *o++ = kAlphabet[(v >> 18) & 63];
-    *o++ = kAlphabet[(v >> 12) & 63];
-    *o++ = kAlphabet[(v >> 6) & 63];
-    *o++ = kAlphabet[v & 63];
+    if (little_endian()) {
+      std::memcpy(o, &kPairs[v >> 12], 2);
+      std::memcpy(o + 2, &kPairs[v & 0xfff], 2);
+      o += 4;
+    } else {
+      *o++ = kAlphabet[(v >> 18) & 63];
+      *o++ = kAlphabet[(v >> 12) & 63];
+      *o++ = kAlphabet[(v >> 6) & 63];
+      *o++ = kAlphabet[v & 63];
+    }
   }
   if (i < bytes.size()) {
     unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
@@ -45,17 +83,24 @@ std::optional<std::string> base64_decode(std::string_view text) {
   if (text.size() % 4 != 0) return std::nullopt;
   std::string out(text.size() / 4 * 3, '\0');
   char* o = out.data();
-  // Every quad but the last holds no padding: one check of all four for a character outside the
-  // alphabet (-1 sets the sign bit of the OR), and no per-quad padding tests.
+  // Every quad but the last holds no padding: one test of the OR of its four values for a character
+  // outside the alphabet, and no per-quad padding tests. Each writes four bytes (the fourth is
+  // overwritten by the next quad; the last quad writes at least one byte after it).
   const std::size_t body = text.empty() ? 0 : text.size() - 4;
+  const auto* in = reinterpret_cast<const unsigned char*>(text.data());
   for (std::size_t i = 0; i < body; i += 4) {
-    int a = kTable[static_cast<unsigned char>(text[i])], b = kTable[static_cast<unsigned char>(text[i + 1])];
-    int c = kTable[static_cast<unsigned char>(text[i + 2])],
-        d = kTable[static_cast<unsigned char>(text[i + 3])];
-    if ((a | b | c | d) < 0) return std::nullopt;
-    *o++ = static_cast<char>((a << 2) | (b >> 4));
-    *o++ = static_cast<char>(((b & 15) << 4) | (c >> 2));
-    *o++ = static_cast<char>(((c & 3) << 6) | d);
+    std::uint32_t v =
+        kShifted[0][in[i]] | kShifted[1][in[i + 1]] | kShifted[2][in[i + 2]] | kShifted[3][in[i + 3]];
+    if (v & kBad) return std::nullopt;
+    if (little_endian()) {
+      std::uint32_t be = __builtin_bswap32(v << 8);  // the three bytes in order, then a spare one
+      std::memcpy(o, &be, 4);
+    } else {
+      o[0] = static_cast<char>(v >> 16);
+      o[1] = static_cast<char>(v >> 8);
+      o[2] = static_cast<char>(v);
+    }
+    o += 3;
   }
   for (std::size_t i = body; i < text.size(); i += 4) {
     int a = kTable[static_cast<unsigned char>(text[i])], b = kTable[static_cast<unsigned char>(text[i + 1])];
