@@ -154,8 +154,9 @@ class AdapterPool::Impl {
 
   std::optional<StartError> start();
   std::vector<ImplResult> decode(const std::vector<DecodeRequest>& requests);
-  std::optional<std::uint64_t> bench(const DecodeRequest* request, const ValidateRequest* document,
-                                     std::uint64_t iterations);
+  /// `count` bench requests, of requests[i] or documents[i] (one of the two is null), pipelined.
+  std::vector<std::optional<std::uint64_t>> bench(std::size_t count, const DecodeRequest* requests,
+                                                  const ValidateRequest* documents, std::uint64_t iterations);
   std::vector<ValidateResult> validate(const std::vector<ValidateRequest>& requests);
   void shutdown();
   Stats stats() const {
@@ -989,22 +990,27 @@ std::vector<ImplResult> AdapterPool::Impl::decode(const std::vector<DecodeReques
   return results;
 }
 
-std::optional<std::uint64_t> AdapterPool::Impl::bench(const DecodeRequest* request,
-                                                      const ValidateRequest* document,
-                                                      std::uint64_t iterations) {
-  if (closed || stop_requested()) return std::nullopt;
-  slots.assign(1, Slot{});
+std::vector<std::optional<std::uint64_t>> AdapterPool::Impl::bench(std::size_t count,
+                                                                   const DecodeRequest* requests,
+                                                                   const ValidateRequest* documents,
+                                                                   std::uint64_t iterations) {
+  std::vector<std::optional<std::uint64_t>> out(count);
+  if (closed || stop_requested() || count == 0) return out;
+  slots.assign(count, Slot{});
   done_count = 0;
-  slots[0].kind = Kind::kBench;
-  slots[0].request = request;
-  slots[0].document = document;
-  slots[0].iterations = iterations;
-  pending.assign(1, 0);
+  pending.clear();
+  for (std::size_t i = 0; i < count; ++i) {
+    slots[i].kind = Kind::kBench;
+    slots[i].request = requests ? &requests[i] : nullptr;
+    slots[i].document = documents ? &documents[i] : nullptr;
+    slots[i].iterations = iterations;
+    pending.push_back(i);
+  }
   run_batch();
-  auto nanos = slots[0].nanos;
+  for (std::size_t i = 0; i < count; ++i) out[i] = slots[i].nanos;
   slots.clear();
   done_count = 0;
-  return nanos;
+  return out;
 }
 
 std::vector<ValidateResult> AdapterPool::Impl::validate(const std::vector<ValidateRequest>& requests) {
@@ -1105,12 +1111,22 @@ std::vector<ImplResult> AdapterPool::decode(const std::vector<DecodeRequest>& re
 }
 
 std::optional<std::uint64_t> AdapterPool::bench(const DecodeRequest& request, std::uint64_t iterations) {
-  return impl_->bench(&request, nullptr, iterations);
+  return impl_->bench(1, &request, nullptr, iterations)[0];
+}
+
+std::vector<std::optional<std::uint64_t>> AdapterPool::bench_each(const std::vector<DecodeRequest>& requests,
+                                                                  std::uint64_t iterations) {
+  return impl_->bench(requests.size(), requests.data(), nullptr, iterations);
 }
 
 std::optional<std::uint64_t> AdapterPool::bench_validate(const ValidateRequest& request,
                                                          std::uint64_t iterations) {
-  return impl_->bench(nullptr, &request, iterations);
+  return impl_->bench(1, nullptr, &request, iterations)[0];
+}
+
+std::vector<std::optional<std::uint64_t>> AdapterPool::bench_validate_each(
+    const std::vector<ValidateRequest>& requests, std::uint64_t iterations) {
+  return impl_->bench(requests.size(), nullptr, requests.data(), iterations);
 }
 
 std::vector<ValidateResult> AdapterPool::validate(const std::vector<ValidateRequest>& requests) {

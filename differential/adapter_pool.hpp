@@ -95,6 +95,14 @@ class AdapterPool {
   /// The same for the validate op (a bench request with `document` instead of `root`): the
   /// adapter's own time for `iterations` validations of one payload.
   std::optional<std::uint64_t> bench_validate(const ValidateRequest& request, std::uint64_t iterations);
+  /// One bench request per entry, all sent before the answers are read (up to the in-flight limit,
+  /// as decode() sends): the adapter goes from one to the next without waiting for the harness, as
+  /// it does in a run. For an adapter whose call takes microseconds, waiting on the pipe between
+  /// calls one at a time costs it as much as the call (cold caches after each wake-up).
+  std::vector<std::optional<std::uint64_t>> bench_each(const std::vector<DecodeRequest>& requests,
+                                                       std::uint64_t iterations);
+  std::vector<std::optional<std::uint64_t>> bench_validate_each(const std::vector<ValidateRequest>& requests,
+                                                                std::uint64_t iterations);
 
   /// Counters for reports: restarts, crashes, timeouts, protocol errors.
   struct Stats {

@@ -396,6 +396,16 @@ TEST(AdapterPool, BenchReportsNanosOrNothing) {
   auto without = start(fake({"--no-bench"}));
   ASSERT_TRUE(without);
   EXPECT_EQ(without->bench({"intercept_request", "{}"}, 50), std::nullopt);
+  // Many at once: one answer each, in order (the fake reports iterations * 1000 whatever the payload).
+  std::vector<DecodeRequest> many;
+  for (int i = 0; i < 200; ++i) many.push_back({"intercept_request", "{\"n\":" + std::to_string(i) + "}"});
+  auto each = pool->bench_each(many, 3);
+  ASSERT_EQ(each.size(), many.size());
+  for (const auto& nanos : each) EXPECT_EQ(nanos, std::optional<std::uint64_t>(3000));
+  auto none = without->bench_each(many, 3);
+  ASSERT_EQ(none.size(), many.size());
+  for (const auto& nanos : none) EXPECT_EQ(nanos, std::nullopt);
+  EXPECT_TRUE(pool->bench_each({}, 3).empty());
   auto requests = batch(2);
   expect_bystanders_fine(requests, without->decode(requests), {});
   EXPECT_EQ(without->stats().restarts, 0u);
