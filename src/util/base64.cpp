@@ -24,9 +24,11 @@ constexpr auto kTable = make_table();
 constexpr std::array<std::uint16_t, 4096> make_pairs() {
   std::array<std::uint16_t, 4096> t{};
   for (int i = 0; i < 4096; ++i) {
-    // Little-endian: the first character in the low byte, as memcpy stores it.
+    // The first character at the lower address once memcpy stores the pair.
+    unsigned first = static_cast<unsigned char>(kAlphabet[i >> 6]);
+    unsigned second = static_cast<unsigned char>(kAlphabet[i & 63]);
     t[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(
-        static_cast<unsigned char>(kAlphabet[i >> 6]) | (static_cast<unsigned char>(kAlphabet[i & 63]) << 8));
+        std::endian::native == std::endian::little ? first | (second << 8) : (first << 8) | second);
   }
   return t;
 }
@@ -45,7 +47,10 @@ constexpr std::array<std::array<std::uint32_t, 256>, 4> make_shifted() {
 }
 constexpr auto kShifted = make_shifted();
 
-bool little_endian() { return std::endian::native == std::endian::little; }
+/// A decoded quad's three bytes in order at the lowest addresses of a 32-bit store.
+std::uint32_t in_memory_order(std::uint32_t v) {
+  return std::endian::native == std::endian::little ? __builtin_bswap32(v << 8) : v << 8;
+}
 }  // namespace
 
 std::string base64_encode(std::string_view bytes) {
@@ -57,16 +62,9 @@ std::string base64_encode(std::string_view bytes) {
   for (; i + 2 < bytes.size(); i += 3) {
     unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) |
                  (static_cast<unsigned char>(bytes[i + 1]) << 8) | static_cast<unsigned char>(bytes[i + 2]);
-    if (little_endian()) {
-      std::memcpy(o, &kPairs[v >> 12], 2);
-      std::memcpy(o + 2, &kPairs[v & 0xfff], 2);
-      o += 4;
-    } else {
-      *o++ = kAlphabet[(v >> 18) & 63];
-      *o++ = kAlphabet[(v >> 12) & 63];
-      *o++ = kAlphabet[(v >> 6) & 63];
-      *o++ = kAlphabet[v & 63];
-    }
+    std::memcpy(o, &kPairs[v >> 12], 2);
+    std::memcpy(o + 2, &kPairs[v & 0xfff], 2);
+    o += 4;
   }
   if (i < bytes.size()) {
     unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
@@ -92,14 +90,8 @@ std::optional<std::string> base64_decode(std::string_view text) {
     std::uint32_t v =
         kShifted[0][in[i]] | kShifted[1][in[i + 1]] | kShifted[2][in[i + 2]] | kShifted[3][in[i + 3]];
     if (v & kBad) return std::nullopt;
-    if (little_endian()) {
-      std::uint32_t be = __builtin_bswap32(v << 8);  // the three bytes in order, then a spare one
-      std::memcpy(o, &be, 4);
-    } else {
-      o[0] = static_cast<char>(v >> 16);
-      o[1] = static_cast<char>(v >> 8);
-      o[2] = static_cast<char>(v);
-    }
+    std::uint32_t ordered = in_memory_order(v);  // the three bytes, then a spare one
+    std::memcpy(o, &ordered, 4);
     o += 3;
   }
   for (std::size_t i = body; i < text.size(); i += 4) {

@@ -17,11 +17,6 @@ namespace {
 
 Status worse(Status a, Status b) { return a > b ? a : b; }
 
-/// Composite nodes check the same value again through other nodes: their results are memoized.
-bool is_composite(ShapeKind kind) {
-  return kind == ShapeKind::kRef || kind == ShapeKind::kUnion || kind == ShapeKind::kIntersection;
-}
-
 /// Most integers on the wire are short plain tokens; only the rest need exact decimal arithmetic.
 bool safe_integer(const std::string& text) {
   std::size_t digits = text.size() - (text[0] == '-' ? 1 : 0);
@@ -203,7 +198,7 @@ Status Checker::evaluate(const Shape& node, const Value& value, std::size_t dept
       Status result = Status::kClean;
       for (const Value& item : value.items()) {
         result = worse(result, status(*node.items, item, depth + 1, false));
-        if (result == Status::kError && stop_early_) break;
+        if (settled(result)) break;
       }
       return result;
     }
@@ -213,7 +208,7 @@ Status Checker::evaluate(const Shape& node, const Value& value, std::size_t dept
       Status result = Status::kClean;
       for (const auto& variant : node.variants) {
         result = worse(result, status(*variant, value, depth, false));
-        if (result == Status::kError && stop_early_) break;
+        if (settled(result)) break;
       }
       return result;
     }
@@ -255,17 +250,16 @@ Status Checker::evaluate_object(const Shape& node, const Value& value, std::size
     has_required = has_required || property.required;
     if (const Value* member = members_[frame + p]) {
       result = worse(result, status(*property.shape, *member, depth + 1, false));
-      if (result == Status::kError && stop_early_) break;
+      if (settled(result)) break;
     } else if (property.required) {
       own_ok = false;
     }
   }
   members_top_ = frame;
-  if (node.additional_shape && node.additional_shape->kind != ShapeKind::kAny &&
-      !(result == Status::kError && stop_early_)) {
+  if (node.additional_shape && node.additional_shape->kind != ShapeKind::kAny && !settled(result)) {
     for (const auto& [key, member] : undeclared_members(node, value)) {
       result = worse(result, status(*node.additional_shape, *member, depth + 1, false));
-      if (result == Status::kError && stop_early_) break;
+      if (settled(result)) break;
     }
   }
   if (has_required || !node.forbidden_property_sets.empty()) visit(node, own_ok);

@@ -111,6 +111,8 @@ class Checker {
   int select_tagged(const schema::Shape& node, const json::Value& value) const;
   void visit(const schema::Shape& node, bool matched) const;
   bool too_deep(const json::Value& value, std::size_t depth) const;
+  /// An error when the check may stop early: nothing after it changes the status.
+  bool settled(Status status) const { return stop_early_ && status == Status::kError; }
 
   const SchemaIndex& index_;
   CoverageSink* coverage_;

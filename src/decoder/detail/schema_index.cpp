@@ -48,8 +48,7 @@ SchemaIndex::SchemaIndex(const schema::Ir& ir) {
     const Shape* s = stack.back();
     stack.pop_back();
     if (!seen.insert(s).second) continue;
-    if (s->kind == ShapeKind::kRef || s->kind == ShapeKind::kUnion || s->kind == ShapeKind::kIntersection)
-      composites.push_back(s);
+    if (is_composite(s->kind)) composites.push_back(s);
     if (s->kind == ShapeKind::kRef) {
       auto it = ir.types.find(s->ref);
       if (it != ir.types.end() && it->second.shape) add_info(*s).target = it->second.shape.get();
@@ -75,10 +74,10 @@ SchemaIndex::SchemaIndex(const schema::Ir& ir) {
     for (const auto& v : u->variants) tags.push_back(v ? tag_of(*v, *u->discriminator, budget) : nullptr);
     const_cast<Info*>(info_of(*u))->tags = std::move(tags);
   }
-  cycle_free_ = find_no_composite_cycle(composites);
+  cycle_free_ = no_composite_cycle(composites);
 }
 
-bool SchemaIndex::find_no_composite_cycle(const std::vector<const Shape*>& nodes) const {
+bool SchemaIndex::no_composite_cycle(const std::vector<const Shape*>& composites) const {
   // Depth-first with colours over the edges that consume no input: ref -> target, union and
   // intersection -> variants. Iterative: a long chain of refs must not exhaust the stack.
   enum : std::uint8_t { kOnPath = 1, kDone = 2 };
@@ -87,7 +86,7 @@ bool SchemaIndex::find_no_composite_cycle(const std::vector<const Shape*>& nodes
     std::vector<const Shape*> out;
     if (s.kind == ShapeKind::kRef) {
       if (const Shape* t = target(s)) out.push_back(t);
-    } else if (s.kind == ShapeKind::kUnion || s.kind == ShapeKind::kIntersection) {
+    } else if (is_composite(s.kind)) {
       for (const auto& v : s.variants) {
         if (v) out.push_back(v.get());
       }
@@ -99,7 +98,7 @@ bool SchemaIndex::find_no_composite_cycle(const std::vector<const Shape*>& nodes
     std::vector<const Shape*> next;
     std::size_t at = 0;
   };
-  for (const Shape* start : nodes) {
+  for (const Shape* start : composites) {
     if (colour[start] != 0) continue;
     std::vector<Frame> path;
     colour[start] = kOnPath;

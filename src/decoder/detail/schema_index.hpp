@@ -15,6 +15,13 @@
 
 namespace crosscheck::decoder::detail {
 
+/// Refs, unions and intersections check their value again through other nodes, consuming no input:
+/// the checker memoizes them, and only they can form a cycle.
+inline bool is_composite(schema::ShapeKind kind) {
+  return kind == schema::ShapeKind::kRef || kind == schema::ShapeKind::kUnion ||
+         kind == schema::ShapeKind::kIntersection;
+}
+
 /// Member name -> index into an object node's `properties`, by open addressing. The check looks up
 /// each member once instead of scanning all members once per property (the profile's top item).
 class PropertyTable {
@@ -96,14 +103,14 @@ class SchemaIndex {
     const Info* info = info_of(object);
     return info ? &info->properties : nullptr;
   }
-  /// The shape of a root's type when `root` is one of this IR's roots and the type has one; else
-  /// nullptr, and the caller looks the type up by name (the decoder does this once per decode, and a
-  /// name lookup in the types' map cost 2% of it).
   /// True when no chain of refs, unions and intersections leads from a node back to itself: no
   /// check can then meet a (node, value) pair again while it is still checking it, so a pair's
   /// status depends on the pair alone, never on the order of the walk (the checker relies on this
   /// to stop early).
   bool cycle_free() const { return cycle_free_; }
+  /// The shape of a root's type when `root` is one of this IR's roots and the type has one; else
+  /// nullptr, and the caller looks the type up by name (the decoder does this once per decode, and a
+  /// name lookup in the types' map cost 2% of it).
   const schema::Shape* root_shape(const schema::Root& root) const {
     auto at = reinterpret_cast<std::uintptr_t>(&root), first = reinterpret_cast<std::uintptr_t>(roots_);
     if (at < first || at >= first + root_shapes_.size() * sizeof(schema::Root)) return nullptr;
@@ -125,7 +132,7 @@ class SchemaIndex {
   const Info* info_by_address(const schema::Shape& shape) const;
   Info& add_info(const schema::Shape& shape);
   const std::string* tag_of(const schema::Shape& variant, const std::string& name, int budget) const;
-  bool find_no_composite_cycle(const std::vector<const schema::Shape*>& nodes) const;
+  bool no_composite_cycle(const std::vector<const schema::Shape*>& composites) const;
 
   struct Dense {
     const schema::Shape* node = nullptr;
