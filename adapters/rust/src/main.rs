@@ -22,18 +22,51 @@ const HYDRATION: &str = "Structurally valid value could not be decoded";
 
 struct Outcome {
     outcome: &'static str,
-    diagnostics: Vec<Value>,
+    diagnostics: Vec<AnswerDiagnostic>,
     encoded: Option<Result<String, String>>,
     message: Option<String>,
 }
 
-fn diagnostic(d: &ParseDiagnostic) -> Value {
-    json!({"path": d.path, "code": d.code, "severity": d.severity})
+/// A diagnostic of an answer: the SDK's own, less its message.
+#[derive(Serialize)]
+struct AnswerDiagnostic {
+    path: String,
+    code: DiagnosticCode,
+    severity: DiagnosticSeverity,
+}
+
+fn diagnostic(d: &ParseDiagnostic) -> AnswerDiagnostic {
+    AnswerDiagnostic { path: d.path.clone(), code: d.code, severity: d.severity }
+}
+
+/// A decode answer, serialised straight to the line (its fields in the protocol's order): built as a
+/// serde_json::Value it cost a map, its keys and strings for every answer and its diagnostics.
+#[derive(Serialize)]
+struct DecodeAnswer {
+    id: Value,
+    outcome: &'static str,
+    diagnostics: Vec<AnswerDiagnostic>,
+    encoded: Option<String>,
+    #[serde(rename = "encodeError")]
+    encode_error: Option<String>,
+    message: Option<String>,
+}
+
+/// What the adapter writes back: a decode answer, any other JSON answer, or a batch's answers.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Reply {
+    Decode(DecodeAnswer),
+    Json(Value),
+    Batch { id: Value, answers: Vec<Reply> },
 }
 
 /// The encode call, with a panic in it caught: the parse succeeded, so a failing encode is still an
 /// accepted payload, with the panic as its encodeError.
-fn accepted(diagnostics: Vec<Value>, encode: impl FnOnce() -> Result<String, serde_json::Error>) -> Outcome {
+fn accepted(
+    diagnostics: Vec<AnswerDiagnostic>,
+    encode: impl FnOnce() -> Result<String, serde_json::Error>,
+) -> Outcome {
     let encoded = Some(match guarded(encode) {
         Ok(result) => result.map_err(|e| e.to_string()),
         Err(panic) => Err(panic),
@@ -41,7 +74,7 @@ fn accepted(diagnostics: Vec<Value>, encode: impl FnOnce() -> Result<String, ser
     Outcome { outcome: "accepted", diagnostics, encoded, message: None }
 }
 
-fn rejected(diagnostics: Vec<Value>, message: Option<String>) -> Outcome {
+fn rejected(diagnostics: Vec<AnswerDiagnostic>, message: Option<String>) -> Outcome {
     Outcome { outcome: "rejected", diagnostics, encoded: None, message }
 }
 
@@ -65,7 +98,11 @@ fn via_serde<T: DeserializeOwned + Serialize>(text: &str) -> Outcome {
         // Serde decoding returns no warnings: this path reports acceptance and re-encoding only.
         Ok(value) => accepted(Vec::new(), || serde_json::to_string(&value)),
         Err(e) if e.is_syntax() || e.is_eof() => rejected(
-            vec![json!({"path": "", "code": "invalid_json", "severity": "error"})],
+            vec![AnswerDiagnostic {
+                path: String::new(),
+                code: DiagnosticCode::InvalidJson,
+                severity: DiagnosticSeverity::Error,
+            }],
             Some(e.to_string()),
         ),
         Err(e) => rejected(Vec::new(), Some(e.to_string())),
@@ -107,17 +144,23 @@ fn hello(direct: bool) -> Value {
         "batch": {"max": BATCH_MAX}})
 }
 
-fn answer(id: &Value, o: Outcome) -> Value {
+fn answer(id: &Value, o: Outcome) -> Reply {
     let (encoded, encode_error) = match o.encoded {
         Some(Ok(text)) => (Some(STANDARD.encode(text)), None),
         Some(Err(e)) => (None, Some(e)),
         None => (None, None),
     };
-    json!({"id": id, "outcome": o.outcome, "diagnostics": o.diagnostics, "encoded": encoded,
-        "encodeError": encode_error, "message": o.message})
+    Reply::Decode(DecodeAnswer {
+        id: id.clone(),
+        outcome: o.outcome,
+        diagnostics: o.diagnostics,
+        encoded,
+        encode_error,
+        message: o.message,
+    })
 }
 
-fn error(id: &Value, message: String) -> Value {
+fn error(id: &Value, message: String) -> Reply {
     answer(id, Outcome { outcome: "error", diagnostics: Vec::new(), encoded: None, message: Some(message) })
 }
 
@@ -133,7 +176,7 @@ fn guarded<R>(f: impl FnOnce() -> R) -> Result<R, String> {
     })
 }
 
-fn decode(id: &Value, root: &str, input: &str, direct: bool) -> Value {
+fn decode(id: &Value, root: &str, input: &str, direct: bool) -> Reply {
     if !ROOTS.contains(&root) {
         let message = Some(format!("no root {root:?} in this SDK"));
         return answer(
@@ -261,16 +304,18 @@ struct FastBatch<'a> {
 }
 
 /// The answer to a fast entry, or None when it is not a plain decode or validate request.
-fn fast_answer(entry: &FastEntry, direct: bool, schemas: &Result<Schemas, String>) -> Option<Value> {
+fn fast_answer(entry: &FastEntry, direct: bool, schemas: &Result<Schemas, String>) -> Option<Reply> {
     let id = Value::from(entry.id);
     match (entry.op, entry.root, entry.document) {
         ("decode", Some(root), None) => Some(decode(&id, root, entry.input, direct)),
-        ("validate", None, Some(document)) if !direct => Some(validate(&id, document, entry.input, schemas)),
+        ("validate", None, Some(document)) if !direct => {
+            Some(Reply::Json(validate(&id, document, entry.input, schemas)))
+        }
         _ => None,
     }
 }
 
-fn fast_path(line: &[u8], direct: bool, schemas: &Result<Schemas, String>) -> Option<Value> {
+fn fast_path(line: &[u8], direct: bool, schemas: &Result<Schemas, String>) -> Option<Reply> {
     if line.starts_with(br#"{"op":"batch""#) {
         let batch: FastBatch = serde_json::from_slice(line).ok()?;
         if batch.op != "batch" || batch.requests.is_empty() || batch.requests.len() > BATCH_MAX {
@@ -280,9 +325,12 @@ fn fast_path(line: &[u8], direct: bool, schemas: &Result<Schemas, String>) -> Op
         if !batch.requests.iter().all(|e| fast_answer_kind(e, direct)) {
             return None;
         }
-        let answers: Vec<Value> =
-            batch.requests.iter().map(|e| fast_answer(e, direct, schemas).unwrap_or(Value::Null)).collect();
-        return Some(json!({"id": batch.id, "answers": answers}));
+        let answers: Vec<Reply> = batch
+            .requests
+            .iter()
+            .map(|e| fast_answer(e, direct, schemas).unwrap_or(Reply::Json(Value::Null)))
+            .collect();
+        return Some(Reply::Batch { id: Value::from(batch.id), answers });
     }
     let entry: FastEntry = serde_json::from_slice(line).ok()?;
     if !fast_answer_kind(&entry, direct) {
@@ -297,7 +345,7 @@ fn fast_answer_kind(entry: &FastEntry, direct: bool) -> bool {
 }
 
 /// One request line in, at most one answer out, plus an exit code when the adapter must stop.
-fn handle(line: &[u8], direct: bool, schemas: &Result<Schemas, String>) -> (Option<Value>, Option<i32>) {
+fn handle(line: &[u8], direct: bool, schemas: &Result<Schemas, String>) -> (Option<Reply>, Option<i32>) {
     if let Some(reply) = fast_path(line, direct, schemas) {
         return (Some(reply), None);
     }
@@ -315,21 +363,21 @@ fn handle(line: &[u8], direct: bool, schemas: &Result<Schemas, String>) -> (Opti
 }
 
 /// The batch op: one answer per entry, in order, in one line; a bad entry is answered as a bad request.
-fn batch(request: &Value, direct: bool, schemas: &Result<Schemas, String>) -> Value {
+fn batch(request: &Value, direct: bool, schemas: &Result<Schemas, String>) -> Reply {
     let id = if request["id"].is_u64() { request["id"].clone() } else { Value::Null };
     let entries = match request["requests"].as_array() {
         Some(entries) if !entries.is_empty() => entries,
-        _ => return json!({"id": id, "error": "bad batch: requests must be a non-empty array"}),
+        _ => return Reply::Json(json!({"id": id, "error": "bad batch: requests must be a non-empty array"})),
     };
     if entries.len() > BATCH_MAX {
         let message = format!("bad batch: {} requests, at most {BATCH_MAX}", entries.len());
-        return json!({"id": id, "error": message});
+        return Reply::Json(json!({"id": id, "error": message}));
     }
-    let answers: Vec<Value> = entries
+    let answers: Vec<Reply> = entries
         .iter()
         .map(|entry| match entry["op"].as_str() {
             Some("decode" | "validate") if entry.is_object() => {
-                handle_request(entry, direct, schemas).0.unwrap_or(Value::Null)
+                handle_request(entry, direct, schemas).0.unwrap_or(Reply::Json(Value::Null))
             }
             _ => {
                 let entry_id = if entry["id"].is_u64() { entry["id"].clone() } else { Value::Null };
@@ -337,46 +385,48 @@ fn batch(request: &Value, direct: bool, schemas: &Result<Schemas, String>) -> Va
             }
         })
         .collect();
-    json!({"id": id, "answers": answers})
+    Reply::Batch { id, answers }
 }
 
 fn handle_request(
     request: &Value,
     direct: bool,
     schemas: &Result<Schemas, String>,
-) -> (Option<Value>, Option<i32>) {
+) -> (Option<Reply>, Option<i32>) {
     let id = match &request["id"] {
         Value::Number(n) if n.is_i64() || n.is_u64() => request["id"].clone(),
         _ => Value::Null,
     };
     let root = request["root"].as_str();
     match (request["op"].as_str(), root) {
-        (Some("hello"), _) if request["protocol"].as_u64() == Some(PROTOCOL) => (Some(hello(direct)), None),
+        (Some("hello"), _) if request["protocol"].as_u64() == Some(PROTOCOL) => {
+            (Some(Reply::Json(hello(direct))), None)
+        }
         (Some("hello"), _) => {
             let error = format!("unsupported protocol {}", request["protocol"]);
-            (Some(json!({"op": "hello", "protocol": PROTOCOL, "error": error})), Some(2))
+            (Some(Reply::Json(json!({"op": "hello", "protocol": PROTOCOL, "error": error}))), Some(2))
         }
         (Some("shutdown"), _) => (None, Some(0)),
         (Some(op @ ("decode" | "bench")), Some(root)) if !id.is_null() && request["input"].is_string() => {
             let reply = if op == "decode" {
                 decode(&id, root, request["input"].as_str().unwrap_or_default(), direct)
             } else {
-                bench(&id, root, &request, direct)
+                Reply::Json(bench(&id, root, &request, direct))
             };
             (Some(reply), None)
         }
         (Some("validate"), _) if !direct => match (request["document"].as_str(), &request["input"]) {
             (Some(document), Value::String(input)) if !id.is_null() => {
-                (Some(validate(&id, document, input, schemas)), None)
+                (Some(Reply::Json(validate(&id, document, input, schemas))), None)
             }
             _ => {
                 let message = "bad request: validate needs an integer id, a string document and input";
-                (Some(verdict(&id, "error", &[], Some(message.into()))), None)
+                (Some(Reply::Json(verdict(&id, "error", &[], Some(message.into())))), None)
             }
         },
         (Some("bench"), None) if !direct && !id.is_null() && request["input"].is_string() => {
             match request["document"].as_str() {
-                Some(document) => (Some(bench_validate(&id, document, &request, schemas)), None),
+                Some(document) => (Some(Reply::Json(bench_validate(&id, document, &request, schemas))), None),
                 None => (Some(error(&id, "bad request: bench needs a string root or document".into())), None),
             }
         }
