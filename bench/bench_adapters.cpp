@@ -3,14 +3,16 @@
 // For each adapter (default cpp, python, rust; --adapters to choose), on the same real-schema
 // payloads (corpus/examples/*.json, root = file name up to the first '.'):
 //   harness      requests/s through AdapterPool::decode, one process, pipelined (--in-flight), in
-//                batches of --batch requests for about --seconds;
+//                batches of --batch requests for about --seconds, in 8 slices interleaved with the
+//                in-context ones (below), so that both see the same machine;
 //   in-process   requests/s the adapter reports for the same payloads through the bench op
 //                (parse + encode inside the SDK, no protocol);
 //   in-context   the same bench op with one iteration a request, round after round over the mix,
 //                pipelined as the harness sends: the SDK's own time per call when the calls
 //                alternate between payloads as in the harness, with the protocol work of the
 //                adapter in between (a loop on one payload keeps that payload's code and data hot,
-//                which no run sees); the same one request at a time is printed below the table;
+//                which no run sees), for about --seconds/2 in 8 slices between the harness ones;
+//                the same one request at a time is printed below the table;
 //   ratio        harness / in-process and harness / in-context (the goal is at least 0.9);
 //   cpp/SDK      the in-process C++ decoder's rate (decoder::Decoder here, same payloads) over the
 //                SDK's in-process rate.
@@ -225,33 +227,24 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
   if (!have_bench)
     row.note += (row.note.empty() ? "" : "; ") + std::string("no bench op: in-process rate skipped");
 
-  // (b') in context: one iteration a bench request, whole rounds over the mix, pipelined as the
-  // harness sends (bench_each: the adapter never waits for the next request) for about seconds/2;
-  // the SDK's time is the sum of the adapter's own nanos (the protocol and pipes are not in it).
-  // Then, for about seconds/4, the same one request at a time (how this was measured until
-  // 2026-12-06), printed beside it: an adapter whose call takes microseconds pays a cold start after
-  // every wait on the pipe, which a run never makes it wait (docs/benchmarks.md).
+  // (b') in context, one request at a time (how it was measured until 2026-12-06), for about
+  // seconds/4: printed below the table for comparison. An adapter whose call takes microseconds pays
+  // a cold start after every wait on the pipe, which a run never makes it wait (docs/benchmarks.md).
+  std::vector<differential::DecodeRequest> repeated_mix;
+  for (int k = 0; have_bench && k < 64; ++k) repeated_mix.insert(repeated_mix.end(), mix.begin(), mix.end());
+  std::uint64_t context_nanos = 0;
+  std::size_t context_calls = 0;
+  // Bench requests until `budget` seconds have passed; adds the adapter's own nanos and the calls.
+  auto sum_nanos = [&](double budget, auto&& run) {
+    auto t0 = Clock::now();
+    while (have_bench && std::chrono::duration<double>(Clock::now() - t0).count() < budget) {
+      if (!run()) have_bench = false;
+    }
+  };
   if (have_bench) {
-    std::vector<differential::DecodeRequest> rounds;
-    for (int k = 0; k < 64; ++k) rounds.insert(rounds.end(), mix.begin(), mix.end());
-    auto sum_nanos = [&](double budget, auto&& run) {
-      std::uint64_t nanos = 0;
-      std::size_t calls = 0;
-      auto t0 = Clock::now();
-      while (have_bench && std::chrono::duration<double>(Clock::now() - t0).count() < budget) {
-        if (!run(nanos, calls)) have_bench = false;
-      }
-      return have_bench && nanos > 0 ? static_cast<double>(calls) / (static_cast<double>(nanos) / 1e9) : 0.0;
-    };
-    row.in_context = sum_nanos(seconds / 2, [&](std::uint64_t& nanos, std::size_t& calls) {
-      for (const auto& n : pool.bench_each(rounds, 1)) {
-        if (!n) return false;
-        nanos += *n;
-        ++calls;
-      }
-      return true;
-    });
-    row.in_context_sequential = sum_nanos(seconds / 4, [&](std::uint64_t& nanos, std::size_t& calls) {
+    std::uint64_t nanos = 0;
+    std::size_t calls = 0;
+    sum_nanos(seconds / 4, [&] {
       for (const auto& r : mix) {
         auto n = pool.bench(r, 1);
         if (!n) return false;
@@ -260,6 +253,8 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
       }
       return true;
     });
+    if (have_bench && nanos > 0)
+      row.in_context_sequential = static_cast<double>(calls) / (static_cast<double>(nanos) / 1e9);
   }
 
   // (a') the same harness phase with single requests, the protocol without the batch op, on a second
@@ -290,24 +285,48 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
     }
   }
 
-  // (a) harness: the mix repeated into batches, pipelined through the pool.
+  // (a) harness and (b) in context, interleaved: kRounds rounds of the harness for seconds/kRounds and
+  // the in-context bench for half that. The machine's speed moves by a third between minutes here
+  // (docs/benchmarks.md): a ratio of two phases a minute apart measured the machine as much as the
+  // adapter, while slices a second apart see the same machine.
+  //   harness: the mix repeated into batches, pipelined through the pool;
+  //   in context: one iteration a bench request, whole rounds over the mix, pipelined as the harness
+  //   sends (bench_each: the adapter never waits for the next request); the SDK's time is the sum of
+  //   the adapter's own nanos (the protocol and pipes are not in it).
+  constexpr int kRounds = 8;
   std::vector<differential::DecodeRequest> batch;
   for (std::size_t i = 0; i < batch_size; ++i) batch.push_back(mix[i % mix.size()]);
   pool.decode(std::vector<differential::DecodeRequest>(
       batch.begin(), batch.begin() + std::min<std::size_t>(128, batch.size())));
-  auto start = Clock::now();
-  double self_before = self_cpu_seconds(), children_before = children_cpu_seconds();
-  double elapsed = 0;
-  while (elapsed < seconds) {
-    auto results = pool.decode(batch);
-    for (const auto& r : results) ++row.outcomes[differential::outcome_name(r.outcome)];
-    row.requests += results.size();
-    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  double elapsed = 0, harness_self_cpu = 0, harness_children_cpu = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    sum_nanos(seconds / 2 / kRounds, [&] {
+      for (const auto& n : pool.bench_each(repeated_mix, 1)) {
+        if (!n) return false;
+        context_nanos += *n;
+        ++context_calls;
+      }
+      return true;
+    });
+    auto start = Clock::now();
+    double self_before = self_cpu_seconds(), children_before = children_cpu_seconds();
+    double spent = 0;
+    while (spent < seconds / kRounds) {
+      auto results = pool.decode(batch);
+      for (const auto& r : results) ++row.outcomes[differential::outcome_name(r.outcome)];
+      row.requests += results.size();
+      spent = std::chrono::duration<double>(Clock::now() - start).count();
+    }
+    elapsed += spent;
+    harness_self_cpu += self_cpu_seconds() - self_before;
+    harness_children_cpu += children_cpu_seconds() - children_before;
   }
+  if (have_bench && context_nanos > 0)
+    row.in_context = static_cast<double>(context_calls) / (static_cast<double>(context_nanos) / 1e9);
   row.seconds = elapsed;
   double per_request = 1e6 / static_cast<double>(std::max<std::size_t>(row.requests, 1));
-  row.harness_cpu_us = (self_cpu_seconds() - self_before) * per_request;
-  row.adapter_cpu_us = (children_cpu_seconds() - children_before) * per_request;
+  row.harness_cpu_us = harness_self_cpu * per_request;
+  row.adapter_cpu_us = harness_children_cpu * per_request;
   row.harness = static_cast<double>(row.requests) / elapsed;
   for (const char* bad : {"crash", "timeout", "protocol"}) {
     if (row.outcomes.count(bad)) {
