@@ -141,11 +141,19 @@ bool plainly_a_validate_reply(const Value& answer) {
   return true;
 }
 
-std::string request_head(const char* op, std::uint64_t id, std::string_view root, std::string_view input) {
-  std::string line = "{\"op\":\"";
+/// The request up to the input's closing quote, with room for `tail` more bytes.
+std::string request_head(const char* op, std::uint64_t id, std::string_view root, std::string_view input,
+                         std::size_t tail) {
+  std::string line;
+  line.reserve(64 + root.size() + (input.size() + 2) / 3 * 4 + tail);
+  line += "{\"op\":\"";
   line += op;
-  line += "\",\"id\":" + std::to_string(id) + ",\"root\":" + json::quote(root) + ",\"input\":\"";
-  line += base64_encode(input);
+  line += "\",\"id\":";
+  line += std::to_string(id);
+  line += ",\"root\":";
+  line += json::quote(root);
+  line += ",\"input\":\"";
+  base64_encode_to(line, input);
   line += '"';
   return line;
 }
@@ -155,12 +163,18 @@ std::string request_head(const char* op, std::uint64_t id, std::string_view root
 std::string hello_request() { return "{\"op\":\"hello\",\"protocol\":" + std::to_string(kVersion) + "}\n"; }
 
 std::string decode_request(std::uint64_t id, std::string_view root, std::string_view input) {
-  return request_head("decode", id, root, input) + "}\n";
+  std::string line = request_head("decode", id, root, input, 2);
+  line += "}\n";
+  return line;
 }
 
 std::string bench_request(std::uint64_t id, std::string_view root, std::string_view input,
                           std::uint64_t iterations) {
-  return request_head("bench", id, root, input) + ",\"iterations\":" + std::to_string(iterations) + "}\n";
+  std::string line = request_head("bench", id, root, input, 40);
+  line += ",\"iterations\":";
+  line += std::to_string(iterations);
+  line += "}\n";
+  return line;
 }
 
 std::string bench_validate_request(std::uint64_t id, std::string_view document, std::string_view input,

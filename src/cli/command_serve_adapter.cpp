@@ -112,7 +112,7 @@ void append_decode(std::string& out, const schema::Ir& ir, decoder::Decoder& dec
   out += "],\"encoded\":";
   if (result.encoded) {
     out += '"';
-    out += base64_encode(*result.encoded);
+    base64_encode_to(out, *result.encoded);
     out += '"';
   } else {
     out += "null";

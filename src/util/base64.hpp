@@ -8,6 +8,8 @@
 namespace crosscheck {
 
 std::string base64_encode(std::string_view bytes);
+/// Appends the encoding of `bytes` to `out`: a protocol line is built without a temporary copy.
+void base64_encode_to(std::string& out, std::string_view bytes);
 /// nullopt unless `text` is canonical padded base64 (whitespace is not allowed).
 std::optional<std::string> base64_decode(std::string_view text);
 
