@@ -64,9 +64,15 @@ std::uint32_t in_memory_order(std::uint32_t v) {
 // here has a vectorised base64 (simdutf's and aklomp/base64 are not in Debian 12). The tables and
 // the scalar code above stay the reference: every block the vector code cannot take (a character
 // outside the alphabet, padding, the tail) goes to them, so errors are found and worded as before.
-const bool kHaveAvx2 = __builtin_cpu_supports("avx2");
+// The CPU is asked once, at start-up (__builtin_cpu_init first: this runs among the constructors,
+// and a codec called before it sees false and takes the scalar path, which answers the same).
+bool cpu_has_avx2() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+}
+const bool kHaveAvx2 = cpu_has_avx2();
 
-/// Encodes 24 bytes at `in` (reading 28) to 32 characters at `out`; returns nothing to check.
+/// Encodes 24 bytes at `in` to 32 characters at `out`; reads 28 (the caller leaves 4 to spare).
 __attribute__((target("avx2"))) void encode_block_avx2(const unsigned char* in, char* out) {
   // Each 128-bit lane takes 12 input bytes; a 32-bit group gets bytes (b1, b0, b2, b1) of its triple,
   // so that its two 16-bit halves hold b0:b1 and b1:b2 with each 6-bit index in one half.
