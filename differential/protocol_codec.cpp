@@ -141,20 +141,29 @@ bool plainly_a_validate_reply(const Value& answer) {
   return true;
 }
 
-/// The request up to the input's closing quote, with room for `tail` more bytes.
-std::string request_head(const char* op, std::uint64_t id, std::string_view root, std::string_view input,
-                         std::size_t tail) {
+/// A request line: the op, the id, the subject under `subject_key` ("root" for a decode, "document"
+/// for a validation), the input in base64 (encoded in place: no temporary copy per request), and the
+/// bench op's iteration count when it has one.
+std::string request_line(const char* op, std::uint64_t id, const char* subject_key, std::string_view subject,
+                         std::string_view input, std::optional<std::uint64_t> iterations = std::nullopt) {
   std::string line;
-  line.reserve(64 + root.size() + (input.size() + 2) / 3 * 4 + tail);
+  line.reserve(96 + subject.size() + (input.size() + 2) / 3 * 4);
   line += "{\"op\":\"";
   line += op;
   line += "\",\"id\":";
   line += std::to_string(id);
-  line += ",\"root\":";
-  line += json::quote(root);
+  line += ",\"";
+  line += subject_key;
+  line += "\":";
+  line += json::quote(subject);
   line += ",\"input\":\"";
   base64_encode_to(line, input);
   line += '"';
+  if (iterations) {
+    line += ",\"iterations\":";
+    line += std::to_string(*iterations);
+  }
+  line += "}\n";
   return line;
 }
 
@@ -163,31 +172,23 @@ std::string request_head(const char* op, std::uint64_t id, std::string_view root
 std::string hello_request() { return "{\"op\":\"hello\",\"protocol\":" + std::to_string(kVersion) + "}\n"; }
 
 std::string decode_request(std::uint64_t id, std::string_view root, std::string_view input) {
-  std::string line = request_head("decode", id, root, input, 2);
-  line += "}\n";
-  return line;
+  return request_line("decode", id, "root", root, input);
 }
 
 std::string bench_request(std::uint64_t id, std::string_view root, std::string_view input,
                           std::uint64_t iterations) {
-  std::string line = request_head("bench", id, root, input, 40);
-  line += ",\"iterations\":";
-  line += std::to_string(iterations);
-  line += "}\n";
-  return line;
+  return request_line("bench", id, "root", root, input, iterations);
 }
 
 std::string bench_validate_request(std::uint64_t id, std::string_view document, std::string_view input,
                                    std::uint64_t iterations) {
-  return "{\"op\":\"bench\",\"id\":" + std::to_string(id) + ",\"document\":" + json::quote(document) +
-         ",\"input\":\"" + base64_encode(input) + "\",\"iterations\":" + std::to_string(iterations) + "}\n";
+  return request_line("bench", id, "document", document, input, iterations);
 }
 
 std::string shutdown_request() { return "{\"op\":\"shutdown\"}\n"; }
 
 std::string validate_request(std::uint64_t id, std::string_view document, std::string_view input) {
-  return "{\"op\":\"validate\",\"id\":" + std::to_string(id) + ",\"document\":" + json::quote(document) +
-         ",\"input\":\"" + base64_encode(input) + "\"}\n";
+  return request_line("validate", id, "document", document, input);
 }
 
 std::string batch_request(std::uint64_t id, const std::vector<std::string>& entries) {

@@ -187,7 +187,7 @@ std::optional<std::string> base64_decode(std::string_view text) {
 #if defined(__x86_64__)
   // A block writes 32 bytes for its 24: it needs 8 spare ones before the end of `out`.
   if (kHaveAvx2) {
-    for (; i + 32 <= body && (i / 4 * 3) + 32 <= out.size(); i += 32, o += 24) {
+    for (; i + 32 <= body && static_cast<std::size_t>(o - out.data()) + 32 <= out.size(); i += 32, o += 24) {
       if (!decode_block_avx2(in + i, reinterpret_cast<unsigned char*>(o))) break;
     }
   }
