@@ -115,34 +115,14 @@ class Campaign {
     sender_ = &sender;
     // A deterministic run waits for room on every input (Sender::offer): nothing to pace.
     GenerationPacer pacer(o_.deterministic ? 1.0 : o_.generation_share);
-    generation_cpu_start_ = thread_cpu_seconds();
-    std::uint64_t i = position_.iterations, steps = 0;
-    auto last_save = Clock::now(), last_report = Clock::now();
-    while (!differential::stop_requested() && !sender.failed()) {
-      i = next_in_shard(i, o_.shard_index, o_.shard_count);
-      if (o_.runs && i >= *o_.runs) break;  // --runs counts the run's iterations, shared by its shards
-      double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-      if (o_.seconds && elapsed >= *o_.seconds) break;
-      if (o_.stop_when && o_.stop_when()) break;
-      step(generation, sender, i++);
-      pacer.after_step(sender);
-      if ((++steps & 255) == 0) {
-        auto now = Clock::now();
-        if (now - last_save > std::chrono::seconds(5)) {
-          save(i);
-          last_save = now;
-        }
-        if (now - last_report > std::chrono::milliseconds(o_.live ? 250 : 10000)) {
-          print_progress(false);
-          last_report = now;
-        }
-        if (events_.progress_due()) events_.progress(progress_point());
-      }
-    }
+    std::uint64_t i = position_.iterations;
+    // The loop runs on a thread of its own, at a lower priority when paced (generation_pacer.hpp):
+    // this thread keeps its priority for what it starts later (the adapters a reduction restarts,
+    // layer 3's clients inherit it).
+    run_generation_thread(pacer.paced(), [&] { generate(generation, sender, pacer, i); });
     sender.finish();
     corpus_.flush();  // the corpus folder is complete before the state that a resume reads
     if (sent_sample_) sent_sample_->flush();
-    generation_cpu_ = thread_cpu_seconds() - generation_cpu_start_;
     generation_waited_ = pacer.waited_seconds();
     save(i);
     print_progress(true);
@@ -172,6 +152,36 @@ class Campaign {
     log_ << "resuming " << o_.out << " at iteration " << position_.iterations << ": " << corpus_files
          << " corpus entries, " << findings << " findings in " << recorder_.counts().buckets << " buckets; "
          << corpus_.in_memory() << " corpus entries in memory\n";
+  }
+
+  /// The generation loop, on the generation thread: steps until the time, the runs or a stop say so;
+  /// `i` is left at the next iteration.
+  void generate(GenerationStep& generation, Sender& sender, GenerationPacer& pacer, std::uint64_t& i) {
+    const double cpu_start = thread_cpu_seconds();
+    std::uint64_t steps = 0;
+    auto last_save = Clock::now(), last_report = Clock::now();
+    while (!differential::stop_requested() && !sender.failed()) {
+      i = next_in_shard(i, o_.shard_index, o_.shard_count);
+      if (o_.runs && i >= *o_.runs) break;  // --runs counts the run's iterations, shared by its shards
+      double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+      if (o_.seconds && elapsed >= *o_.seconds) break;
+      if (o_.stop_when && o_.stop_when()) break;
+      step(generation, sender, i++);
+      pacer.after_step(sender);
+      if ((++steps & 255) == 0) {
+        auto now = Clock::now();
+        if (now - last_save > std::chrono::seconds(5)) {
+          save(i);
+          last_save = now;
+        }
+        if (now - last_report > std::chrono::milliseconds(o_.live ? 250 : 10000)) {
+          print_progress(false);
+          last_report = now;
+        }
+        if (events_.progress_due()) events_.progress(progress_point());
+      }
+    }
+    generation_cpu_ = thread_cpu_seconds() - cpu_start;
   }
 
   void step(GenerationStep& generation, Sender& sender, std::uint64_t i) {
@@ -320,10 +330,10 @@ class Campaign {
   std::vector<const schema::Root*> roots_;
   std::vector<std::string> root_names_;
   Clock::time_point start_;
-  std::uint64_t generated_ = 0;   // generation thread only
-  Sender* sender_ = nullptr;      // while run() has one
-  std::set<std::string> tuples_;  // outcome tuples seen (sender thread only)
-  double generation_cpu_start_ = 0, generation_cpu_ = 0, generation_waited_ = 0;  // this thread's
+  std::uint64_t generated_ = 0;                        // generation thread only
+  Sender* sender_ = nullptr;                           // while run() has one
+  std::set<std::string> tuples_;                       // outcome tuples seen (sender thread only)
+  double generation_cpu_ = 0, generation_waited_ = 0;  // the generation thread's
 };
 
 }  // namespace

@@ -6,7 +6,8 @@
 // a new outcome signature, join the corpus and go to the adapters, and so does a sample of the rest.
 // Adapter calls happen on a sender thread in batches: the generation loop never blocks on an SDK,
 // but while the sender is behind it uses at most --generation-share of a core (generation_pacer),
-// and while it is not, every input is sent (with a share below 1).
+// and while it is not, every input is sent (with a share below 1). The loop has a thread of its own,
+// which a share below 1 also runs at nice +10, so that it gives an adapter's core back at once.
 // An input whose tuple of per-implementation outcomes is new also joins the corpus (NEZHA). With the
 // canonical layer, every input sent is also validated canonically as its root's schema document on
 // every implementation (layer 2), and its canonical verdicts count in that tuple too.

@@ -13,9 +13,15 @@
 // only the interesting ones and 1 in --sample-every of the rest, so an adapter with room is not left
 // idle. share 1 never waits and only samples (the behaviour before the option). Measured in bench/README.md
 // ("The SDKs get the cores they need").
+//
+// A paced loop also runs at a lower priority (nice +10, run_generation_thread): the pacer only acts
+// once a whole batch waits, and between two batches the loop refilling the queue at full speed took
+// the adapter's core away from it for one scheduler slice after another (the Python SDK spent 12-16%
+// of a run waiting to run beside rust). At nice 10 the loop still has every core nobody else wants.
 #pragma once
 
 #include <chrono>
+#include <functional>
 
 #include "campaign/sender.hpp"
 
@@ -35,6 +41,7 @@ class GenerationPacer {
   void after_step(Sender& sender);
 
   double waited_seconds() const { return waited_; }  ///< wall time spent waiting
+  bool paced() const { return share_ < 1; }          ///< share below 1: the loop gives way
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -44,5 +51,12 @@ class GenerationPacer {
   double last_cpu_;
   double waited_ = 0;
 };
+
+/// Runs `loop` on a thread of its own and waits for it; with `lower`, that thread first lowers its
+/// own priority (nice +10; Linux keeps the nice value per thread). The caller's thread keeps its
+/// priority, so that what it starts afterwards (processes inherit their parent thread's nice value,
+/// and an unprivileged process cannot raise it back) does not inherit it. An exception of `loop` is
+/// rethrown here.
+void run_generation_thread(bool lower, const std::function<void()>& loop);
 
 }  // namespace crosscheck::campaign

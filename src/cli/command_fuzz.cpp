@@ -341,7 +341,8 @@ const Registration kFuzz{CommandSpec{
       sub.add_option("--batch", o->batch, "Requests per adapter batch")->check(CLI::Range(1, 100000));
       sub.add_option("--generation-share", o->generation_share,
                      "While the adapters are behind, the generation thread uses at most this fraction of "
-                     "one core and leaves the rest to the SDKs (1: no limit; ignored by --deterministic)")
+                     "one core and leaves the rest to the SDKs, at nice +10 (1: no limit, normal priority; "
+                     "ignored by --deterministic)")
           ->check(CLI::Range(0.01, 1.0))
           ->capture_default_str();
       sub.add_flag("--strict", o->strict, "Fail on implementation-defined divergences too");

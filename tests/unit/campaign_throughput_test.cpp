@@ -5,8 +5,11 @@
 // the same run time than no limit; with a fast adapter, a share below 1 fills the sender's room
 // with every input instead of only the sample. The sender overlaps batches (the adapters work on
 // the next while this one is compared and handled) and still hands every input its own results, in
-// order.
+// order. A paced generation loop runs on a thread of its own ten nice levels lower; the caller's
+// thread keeps its priority.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -17,9 +20,11 @@
 #include <thread>
 
 #include "campaign/campaign.hpp"
+#include "campaign/generation_pacer.hpp"
 #include "campaign/sender.hpp"
 #include "run/summary_file.hpp"
 #include "schema/loader.hpp"
+#include "util/result.hpp"
 
 namespace crosscheck::campaign {
 namespace {
@@ -27,6 +32,9 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kFakeAdapter = std::string(CROSSCHECK_SOURCE_DIR) + "/tests/fake_adapters/fake_adapter.py";
+
+/// The calling thread's nice value (Linux keeps one per thread).
+int thread_nice() { return ::getpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid))); }
 
 class ThroughputTest : public ::testing::Test {
  protected:
@@ -188,6 +196,58 @@ TEST_F(ThroughputTest, ADeterministicRunIgnoresTheShare) {
   EXPECT_EQ(stored->session->generation_share, 1.0);
   EXPECT_EQ(stored->session->waited_seconds, 0);
   EXPECT_EQ(stored->session->dropped, 0u);
+}
+
+TEST(GenerationThread, APacedLoopRunsTenNiceLevelsLowerOnItsOwnThreadAndTheCallerKeepsItsPriority) {
+  const int caller = thread_nice();
+  const auto caller_id = std::this_thread::get_id();
+  int inside = -100;
+  std::thread::id loop_id;
+  run_generation_thread(true, [&] {
+    inside = thread_nice();
+    loop_id = std::this_thread::get_id();
+  });
+  EXPECT_EQ(inside, std::min(19, caller + 10));
+  EXPECT_NE(loop_id, caller_id);
+  EXPECT_EQ(thread_nice(), caller);  // what this thread starts later does not inherit the loop's
+}
+
+TEST(GenerationThread, AnUnpacedLoopKeepsThePriority) {
+  const int caller = thread_nice();
+  int inside = -100;
+  run_generation_thread(false, [&] { inside = thread_nice(); });
+  EXPECT_EQ(inside, caller);
+}
+
+TEST(GenerationThread, TheLoopsErrorReachesTheCaller) {
+  EXPECT_THROW(run_generation_thread(true, [] { throw Fatal("disk full"); }), Fatal);
+}
+
+TEST_F(ThroughputTest, ARunsGenerationLoopGivesWayOnlyWhenPaced) {
+  // stop_when is polled by the generation loop before each step (and by the sender thread before
+  // each batch): the highest nice value among its callers is the loop's.
+  auto highest_nice_with = [&](bool deterministic) {
+    auto set = start({});
+    CampaignOptions o = options(deterministic ? "deterministic-nice" : "paced-nice");
+    o.runs = 200;
+    o.batch = 16;
+    o.deterministic = deterministic;
+    o.generation_share = 0.25;
+    std::atomic<int> highest{-100};
+    o.stop_when = [&] {
+      int n = thread_nice(), seen = highest.load();
+      while (n > seen && !highest.compare_exchange_weak(seen, n)) {
+      }
+      return false;
+    };
+    std::ostringstream log;
+    run_campaign(*ir_, *set, o, log);
+    return highest.load();
+  };
+  const int caller = thread_nice();
+  EXPECT_EQ(highest_nice_with(false), std::min(19, caller + 10));
+  EXPECT_EQ(highest_nice_with(true), caller);  // a deterministic run is not paced
+  EXPECT_EQ(thread_nice(), caller);
 }
 
 TEST_F(ThroughputTest, TwoBatchesInFlightEachGetTheirOwnResults) {
