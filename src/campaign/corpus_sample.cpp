@@ -1,12 +1,6 @@
 // corpus_sample.cpp: the corpus folder and its bounded in-memory sample (see corpus_sample.hpp).
 #include "campaign/corpus_sample.hpp"
 
-#include <pthread.h>
-#include <sched.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 
@@ -15,6 +9,7 @@
 #include "run/json_file.hpp"
 #include "schema/sha256.hpp"
 #include "util/file.hpp"
+#include "util/thread_priority.hpp"
 
 namespace crosscheck::campaign {
 namespace {
@@ -26,14 +21,6 @@ constexpr std::size_t kMemoryBytesPerRoot = std::size_t{512} << 10;
 constexpr std::size_t kMemoryEntryMaxBytes = std::size_t{64} << 10;  // larger ones stay on disk only
 constexpr std::size_t kWriteQueueEntries = 8192;  // files waiting for the writer thread, at most
 constexpr std::size_t kWriteQueueBytes = std::size_t{32} << 20;
-
-/// The calling thread runs only when a core is otherwise idle (SCHED_IDLE), or failing that at the
-/// lowest nice level.
-void lower_own_priority() {
-  sched_param param{};
-  if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &param) != 0)
-    setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 19);
-}
 
 }  // namespace
 
@@ -83,7 +70,7 @@ void CorpusSample::write_entry(const std::string& root, const std::string& bytes
 }
 
 void CorpusSample::write_loop() {
-  lower_own_priority();
+  run_only_when_idle();
   std::unique_lock<std::mutex> lock(write_mutex_);
   while (true) {
     write_cv_.wait(lock, [&] { return (!to_write_.empty() && draining_ == 0) || closing_; });

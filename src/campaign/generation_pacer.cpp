@@ -2,15 +2,13 @@
 // generation_pacer.hpp).
 #include "campaign/generation_pacer.hpp"
 
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <exception>
 #include <thread>
+
+#include "util/thread_priority.hpp"
 
 namespace crosscheck::campaign {
 namespace {
@@ -63,14 +61,7 @@ void GenerationPacer::after_step(Sender& sender) {
 void run_generation_thread(bool lower, const std::function<void()>& loop) {
   std::exception_ptr error;
   std::thread thread([&] {
-    // Ten above the process's own nice value (a run started with `nice` stays below it). Raising
-    // one's own nice value needs no privilege; should it fail, the loop runs as before.
-    if (lower) {
-      const auto tid = static_cast<id_t>(::syscall(SYS_gettid));
-      errno = 0;
-      const int now = ::getpriority(PRIO_PROCESS, tid);
-      if (errno == 0) (void)::setpriority(PRIO_PROCESS, tid, std::min(19, now + kPacedNice));
-    }
+    if (lower) raise_own_nice(kPacedNice);
     try {
       loop();
     } catch (...) {
