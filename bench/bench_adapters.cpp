@@ -230,9 +230,9 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
   // (b') in context, one request at a time (how it was measured until 2026-12-06), for about
   // seconds/4: printed below the table for comparison. An adapter whose call takes microseconds pays
   // a cold start after every wait on the pipe, which a run never makes it wait (docs/benchmarks.md).
-  // The in-context phase sends the mix in whole rounds of about 512 requests (57 rounds of the nine
-  // corpus payloads): a fixed 64 rounds of a run's sampled mix (a thousand payloads) made each slice
-  // take seconds where it should take a sixteenth of --seconds.
+  // The in-context phase sends the mix in whole rounds of about 512 requests (64 rounds of the eight
+  // corpus payloads, as before): a fixed 64 rounds of a run's sampled mix (a thousand payloads) made
+  // each slice take seconds where it should take a sixteenth of --seconds.
   std::vector<differential::DecodeRequest> repeated_mix;
   const std::size_t mix_rounds = mix.empty() ? 0 : (512 + mix.size() - 1) / mix.size();
   for (std::size_t k = 0; have_bench && k < mix_rounds; ++k)
