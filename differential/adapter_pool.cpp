@@ -1,9 +1,12 @@
 // adapter_pool.cpp: the pool's event loop.
 //
-// The calling thread drives every process of the pool with poll(); nothing ever blocks on a child.
+// The pool's own thread drives every process of the pool with poll(); nothing ever blocks on a
+// child. Callers queue calls to it (submit()); it takes each call's requests into one queue as they
+// come, so a call queued behind another is dispatched while that one is still in flight, and
+// answers the calls in the order they came once all their requests are done (deliver_done()).
 // Each round: hand pending requests to ready processes (the least loaded first, up to
 // max_in_flight each), poll stdin (while bytes are queued), stdout and stderr of every live process
-// plus the stop pipe, then act:
+// plus the stop pipe and the pipe that says a call was queued, then act:
 //   stderr readable  -> append to the bounded tail;
 //   stdin writable   -> write what the pipe takes;
 //   stdout readable  -> split lines (over max_line_bytes: protocol), match answers by id;
@@ -25,10 +28,11 @@
 // hello) cannot hold a batch for one deadline or one restart per request: after
 // kFailuresInARow failures of one process without a good answer in between, the process is on
 // probation: its next request runs alone, and is a payload the pool has seen answered (the canary)
-// when there is one. A failure on probation leaves the process down for the rest of the call.
+// when there is one. A failure on probation leaves the process down until the oldest call is answered.
 // A restart whose handshake fails leaves the process down; pending requests then go to the pool's
-// other processes, or, when none is left, get crash results naming the reason. The next decode()
-// tries to start the down processes again, so the pool stays usable once the cause is gone.
+// other processes, or, when none is left, the oldest call's requests get crash results naming the
+// reason. The next call tries to start the down processes again (when it becomes the oldest), so
+// the pool stays usable once the cause is gone.
 // Throughput: an adapter writes and flushes one answer at a time, so a loop that polls after each
 // one wakes (and refills one request) per answer, and on a shared machine the context switches
 // cost more than the answer itself (bench/bench_adapters, docs/benchmarks.md). While every busy
@@ -36,12 +40,17 @@
 // it polls (coalesce()): the adapter never runs dry, and the refill goes out in one write.
 #include "differential/adapter_pool.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <deque>
+#include <future>
+#include <mutex>
+#include <thread>
 
 #include "differential/adapter_process.hpp"
 #include "differential/protocol_codec.hpp"
@@ -80,7 +89,7 @@ constexpr std::size_t kBatchBytes = std::size_t{1} << 20;
 
 enum class Kind { kDecode, kBench, kValidate };
 
-struct Slot {  // one request of the current decode() or bench() call
+struct Slot {  // one request of a call (decode, validate or bench) the pool has taken
   Kind kind = Kind::kDecode;
   const DecodeRequest* request = nullptr;     // kDecode, kBench of a decode
   const ValidateRequest* document = nullptr;  // kValidate, kBench of a validation
@@ -101,7 +110,7 @@ struct InFlight {
 };
 
 struct Answered {
-  std::size_t slot;
+  std::size_t slot;  // pruned when its call is answered
   std::size_t hash;  // of the answer line, to tell an exact repeat from another request's answer
 };
 
@@ -113,7 +122,7 @@ struct Proc {
   std::uint64_t generation = 0;  // bumped per spawn, so stale poll events are ignored
   Clock::time_point hello_by, last_progress;
   std::map<std::uint64_t, InFlight> in_flight;  // by id, which is send order
-  std::map<std::uint64_t, Answered> answered;   // this call, this process
+  std::map<std::uint64_t, Answered> answered;   // this process, calls not yet answered
   std::string down_reason, down_tail;           // why the last start failed, or why it gave up
   bool gave_up = false;                         // down by the circuit breaker, not a failed start
   Outcome down_outcome = Outcome::kCrash;       // what requests get while it is down
@@ -150,16 +159,24 @@ class AdapterPool::Impl {
     options.max_line_bytes = std::max<std::size_t>(options.max_line_bytes, 1024);
     procs.resize(options.processes);
   }
-  ~Impl() { shutdown(); }
+  ~Impl() {
+    shutdown();
+    for (int fd : feed_wake)
+      if (fd >= 0) ::close(fd);
+  }
 
   std::optional<StartError> start();
-  std::vector<ImplResult> decode(const std::vector<DecodeRequest>& requests);
-  /// `count` bench requests, of requests[i] or documents[i] (one of the two is null), pipelined.
-  std::vector<std::optional<std::uint64_t>> bench(std::size_t count, const DecodeRequest* requests,
-                                                  const ValidateRequest* documents, std::uint64_t iterations);
-  std::vector<ValidateResult> validate(const std::vector<ValidateRequest>& requests);
+  /// What is done with a call's slots once every one is (on the pool's thread): `error` when the
+  /// pool's loop threw instead (the slots are then as far as they got).
+  using Deliver = std::function<void(std::vector<Slot>& slots, std::exception_ptr error)>;
+  /// Queues a call (its slots say what to ask) for the pool's thread, starting it on first use.
+  /// `counted`: adds its requests to Stats::requests (bench calls are not counted).
+  void submit(std::vector<Slot> call, bool counted, Deliver deliver);
+  /// submit() and wait for the answered slots (rethrowing the loop's error).
+  std::vector<Slot> call(std::vector<Slot> call, bool counted);
   void shutdown();
   Stats stats() const {
+    std::lock_guard<std::mutex> engine(engine_mutex);  // waits until the pool's thread is idle
     Stats s = counters;
     s.down = static_cast<std::size_t>(std::count_if(procs.begin(), procs.end(), [](const Proc& p) {
       return p.state == State::kDown && !p.down_reason.empty();
@@ -189,7 +206,19 @@ class AdapterPool::Impl {
   void finish(std::size_t slot, Outcome outcome, std::string message, std::string tail, double ms);
   /// Finishes a request nobody answered because the harness gave it up (ImplResult::abandoned).
   void abandon(std::size_t slot, std::string why);
-  void run_batch();
+  // The pool's thread: takes queued calls (admit()) and runs step() until every call is answered.
+  void serve();
+  void take_incoming();
+  void admit(std::vector<Slot> call, bool counted, Deliver deliver);
+  void step();
+  /// Answers the calls at the front whose slots are all done, in the order they were queued.
+  void deliver_done();
+  void relaunch_down();
+  void fail_all(std::exception_ptr error);
+  void wake_feed();
+  Slot& slot(std::size_t i) { return slots[i - slot_base]; }
+  const Slot& slot(std::size_t i) const { return slots[i - slot_base]; }
+  void mark_done(std::size_t i, bool done);
   void dispatch();
   void service(Clock::duration max_wait);
   void on_line(Proc& p, std::string_view line);
@@ -208,7 +237,7 @@ class AdapterPool::Impl {
   void read_output(Proc& p, std::uint64_t generation);
   Clock::time_point next_deadline() const;
   void interrupt();
-  bool all_done() const;
+  bool front_done() const { return !jobs.empty() && jobs.front().done == jobs.front().count; }
   std::string name() const { return "adapter '" + spec.name + "'"; }
 
   std::vector<Proc> procs;
@@ -216,13 +245,39 @@ class AdapterPool::Impl {
   bool starting = false;  // inside start(): any failure is a start failure
   bool closed = false;
   std::uint64_t next_id = 1;
-  std::vector<Slot> slots;
-  std::size_t done_count = 0;  // slots done: all_done() is asked every round
+  // The calls taken, oldest first: their slots are slots[first - slot_base ...], consecutive. A slot
+  // index (in pending, InFlight, Answered, good_slot) counts every slot since the pool started, so
+  // a call queued behind another can be dispatched while that one is still in flight.
+  struct Job {
+    std::size_t first = 0, count = 0;
+    std::size_t done = 0;  // slots done: front_done() is asked every round
+    bool counted = true;
+    Deliver deliver;
+  };
+  std::deque<Job> jobs;
+  std::deque<Slot> slots;
+  std::size_t slot_base = 0;
   std::deque<std::size_t> pending;
   Clock::time_point last_exit_check;
   // A payload some process answered well, kept across calls for probation (copied once).
   std::optional<DecodeRequest> canary;
-  std::optional<std::size_t> good_slot;  // this call's smallest well-answered decode
+  std::optional<std::size_t> good_slot;  // the smallest well-answered decode of the calls taken
+
+  // The pool's thread and what it is handed. Callers queue calls under feed_mutex and wake the
+  // thread's poll() through feed_wake; the thread holds engine_mutex while it has calls, so stats()
+  // never reads a process the thread is replacing.
+  struct Queued {
+    std::vector<Slot> slots;
+    bool counted = true;
+    Deliver deliver;
+  };
+  std::mutex feed_mutex;
+  std::condition_variable feed_cv;
+  std::deque<Queued> incoming;
+  bool feed_closed = false;
+  std::thread worker;
+  int feed_wake[2] = {-1, -1};  // a self-pipe, non-blocking and close-on-exec
+  mutable std::mutex engine_mutex;
 };
 
 void AdapterPool::Impl::launch(Proc& p) {
@@ -262,7 +317,7 @@ void AdapterPool::Impl::handshake_failed(Proc& p, std::string why) {
 
 void AdapterPool::Impl::finish(std::size_t slot, Outcome outcome, std::string message, std::string tail,
                                double ms) {
-  Slot& s = slots[slot];
+  Slot& s = this->slot(slot);
   s.result = ImplResult{};
   s.result.implementation = spec.name;
   s.result.outcome = outcome;
@@ -271,8 +326,7 @@ void AdapterPool::Impl::finish(std::size_t slot, Outcome outcome, std::string me
   s.result.millis = ms;
   s.nanos.reset();
   s.verdict.reset();
-  if (!s.done) ++done_count;
-  s.done = true;
+  mark_done(slot, true);
   if (outcome == Outcome::kCrash) ++counters.crashes;
   if (outcome == Outcome::kTimeout) ++counters.timeouts;
   if (outcome == Outcome::kProtocol) ++counters.protocol_errors;
@@ -280,7 +334,7 @@ void AdapterPool::Impl::finish(std::size_t slot, Outcome outcome, std::string me
 
 void AdapterPool::Impl::abandon(std::size_t slot, std::string why) {
   finish(slot, Outcome::kError, std::move(why), "", 0);
-  slots[slot].result.abandoned = true;
+  this->slot(slot).result.abandoned = true;
 }
 
 void AdapterPool::Impl::fail(Proc& p, std::optional<std::size_t> culprit, Outcome outcome,
@@ -308,13 +362,13 @@ void AdapterPool::Impl::fail(Proc& p, std::optional<std::size_t> culprit, Outcom
   for (auto it = p.in_flight.rbegin(); it != p.in_flight.rend(); ++it) {
     std::size_t slot = it->second.slot;
     if (slot == kCanary || (culprit && slot == *culprit)) continue;
-    slots[slot].retried = true;
+    this->slot(slot).retried = true;
     pending.push_front(slot);
   }
   p.in_flight.clear();
   p.batches.clear();
   ++p.failures_in_a_row;
-  if (stop_requested()) {  // no restart while stopping; the next decode() starts a fresh one
+  if (stop_requested()) {  // no restart while stopping; the next call starts a fresh one
     p.process.reset();
     p.state = State::kDown;
     p.down_reason.clear();
@@ -338,8 +392,8 @@ void AdapterPool::Impl::fail(Proc& p, std::optional<std::size_t> culprit, Outcom
   launch(p);
 }
 
-// The circuit breaker opens: this process stays down for the rest of the call (its requests go to
-// the other processes, or get `outcome` naming why); the next decode() tries it again, on probation.
+// The circuit breaker opens: this process stays down until the oldest call is answered (its requests go to
+// the other processes, or get `outcome` naming why); the next call tries it again, on probation.
 void AdapterPool::Impl::give_up(Proc& p, Outcome outcome, std::string why) {
   p.process.reset();
   p.state = State::kDown;
@@ -354,7 +408,7 @@ void AdapterPool::Impl::give_up(Proc& p, Outcome outcome, std::string why) {
 const DecodeRequest* AdapterPool::Impl::canary_request() const {
   if (canary) return &*canary;
   if (!good_slot) return nullptr;
-  const Slot& s = slots[*good_slot];
+  const Slot& s = slot(*good_slot);
   // Its answer may have been overturned since (answered twice): then it proves nothing.
   bool good = s.done && s.result.outcome != Outcome::kCrash && s.result.outcome != Outcome::kTimeout &&
               s.result.outcome != Outcome::kProtocol;
@@ -522,10 +576,9 @@ void AdapterPool::Impl::on_entry(Proc& p, const json::Value& answer, std::uint64
       // Another request's answer under this id, or this request's second opinion: no telling
       // which. The first answer is set aside (unless it came from a lone retry) and everything
       // is retried alone, where a failure names its request.
-      Slot& answered = slots[first.slot];
+      Slot& answered = slot(first.slot);
       if (!answered.retried) {
-        answered.done = false;
-        --done_count;
+        mark_done(first.slot, false);
         answered.retried = true;
         p.in_flight[*id] = InFlight{first.slot, Clock::now(), options.deadline, false};
       }
@@ -549,7 +602,7 @@ void AdapterPool::Impl::on_entry(Proc& p, const json::Value& answer, std::uint64
     p.last_progress = now;
     return;
   }
-  Slot& s = slots[f.slot];
+  Slot& s = slot(f.slot);
   if (s.kind == Kind::kDecode) {
     auto result = protocol::parse_decode_answer(answer);
     if (!result.ok()) {
@@ -577,15 +630,14 @@ void AdapterPool::Impl::on_entry(Proc& p, const json::Value& answer, std::uint64
     }
     s.nanos = nanos.value();
   }
-  if (!s.done) ++done_count;
-  s.done = true;
+  mark_done(f.slot, true);
   p.in_flight.erase(it);
   p.answered[*id] = Answered{f.slot, hash};
   p.last_progress = now;
   p.failures_in_a_row = 0;
   p.probation = false;
   if (s.kind == Kind::kDecode &&
-      (!good_slot || s.request->input.size() < slots[*good_slot].request->input.size())) {
+      (!good_slot || s.request->input.size() < slot(*good_slot).request->input.size())) {
     good_slot = f.slot;
   }
 }
@@ -680,7 +732,7 @@ void AdapterPool::Impl::dispatch() {
   }
   while (!pending.empty()) {
     std::size_t slot = pending.front();
-    const Slot& s = slots[slot];
+    const Slot& s = this->slot(slot);
     Proc* best = nullptr;
     for (Proc& p : procs) {
       if (takes(p, s.retried) && (best == nullptr || p.in_flight.size() < best->in_flight.size())) best = &p;
@@ -733,8 +785,18 @@ void AdapterPool::Impl::dispatch() {
       break;
     }
   }
-  for (std::size_t slot : pending) finish(slot, outcome, name() + " is down: " + reason, tail, 0);
-  pending.clear();
+  // Only the oldest call's requests: it is then answered, and the calls behind it try the down
+  // processes again first (relaunch_down()), as the next call always has.
+  const Job& front = jobs.front();
+  std::deque<std::size_t> later;
+  for (std::size_t slot : pending) {
+    if (slot < front.first + front.count) {
+      finish(slot, outcome, name() + " is down: " + reason, tail, 0);
+    } else {
+      later.push_back(slot);
+    }
+  }
+  pending = std::move(later);
 }
 
 // Sends the entries dispatch() collected for `p`: one alone as its own line (the adapter's answer
@@ -761,7 +823,7 @@ void AdapterPool::Impl::send_batch(Proc& p) {
 }
 
 void AdapterPool::Impl::service(Clock::duration max_wait) {
-  enum Stream { kStdin, kStdout, kStderr, kStop };
+  enum Stream { kStdin, kStdout, kStderr, kStop, kFeed };
   struct Watch {
     std::size_t proc;
     std::uint64_t generation;
@@ -772,6 +834,10 @@ void AdapterPool::Impl::service(Clock::duration max_wait) {
   if (int stop_fd = stop_wake_fd(); stop_fd >= 0) {
     fds.push_back({stop_fd, POLLIN, 0});
     watches.push_back({0, 0, kStop});
+  }
+  if (feed_wake[0] >= 0) {  // a call queued meanwhile is taken at once
+    fds.push_back({feed_wake[0], POLLIN, 0});
+    watches.push_back({0, 0, kFeed});
   }
   for (std::size_t i = 0; i < procs.size(); ++i) {
     Proc& p = procs[i];
@@ -793,6 +859,12 @@ void AdapterPool::Impl::service(Clock::duration max_wait) {
   for (std::size_t k = 0; k < fds.size(); ++k) {
     if (fds[k].revents == 0) continue;
     const Watch& w = watches[k];
+    if (w.stream == kFeed) {
+      char buf[64];
+      while (::read(fds[k].fd, buf, sizeof buf) > 0) {
+      }
+      continue;
+    }
     if (w.stream == kStop) {
       if (!stop_requested()) {  // a stale wake-up byte: drop it rather than spin
         char buf[64];
@@ -840,12 +912,12 @@ void AdapterPool::Impl::check_exits() {
 }
 
 void AdapterPool::Impl::interrupt() {
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    if (!slots[i].done) abandon(i, "interrupted");
+  for (std::size_t i = slot_base; i < slot_base + slots.size(); ++i) {
+    if (!slot(i).done) abandon(i, "interrupted");
   }
   pending.clear();
   // Processes still working on abandoned requests would answer into the next call: end them; the
-  // next decode() starts fresh ones.
+  // next call starts fresh ones.
   for (Proc& p : procs) {
     if (p.state == State::kStarting || (p.state == State::kReady && !p.in_flight.empty())) {
       p.process->kill();
@@ -858,8 +930,6 @@ void AdapterPool::Impl::interrupt() {
     }
   }
 }
-
-bool AdapterPool::Impl::all_done() const { return done_count == slots.size(); }
 
 void AdapterPool::Impl::note_answers(Proc& p, std::size_t answers, std::size_t bytes) {
   auto now = Clock::now();
@@ -905,41 +975,275 @@ void AdapterPool::Impl::coalesce() {
   ::ppoll(stop.fd >= 0 ? &stop : nullptr, stop.fd >= 0 ? 1 : 0, &ts, nullptr);
 }
 
-void AdapterPool::Impl::run_batch() {
-  SigpipeGuard guard;
-  good_slot.reset();
-  for (Proc& p : procs) p.last_read = Clock::time_point();  // idle since the last call
-  // Anything a ready process wrote while idle belongs to no request: settle it before sending.
-  service(Clock::duration::zero());
-  check_exits();
+void AdapterPool::Impl::mark_done(std::size_t i, bool done) {
+  Slot& s = slot(i);
+  if (s.done == done) return;
+  s.done = done;
+  for (Job& job : jobs) {
+    if (i >= job.first && i < job.first + job.count) {
+      done ? ++job.done : --job.done;
+      return;
+    }
+  }
+}
+
+void AdapterPool::Impl::relaunch_down() {
   for (Proc& p : procs) {
     if (p.state == State::kDown) {
       ++counters.restarts;
       launch(p);
     }
   }
-  while (!all_done()) {
-    if (stop_requested()) {
-      interrupt();
-      break;
-    }
-    dispatch();
-    if (all_done()) break;
-    coalesce();
-    service(kPollCap);
-    if (auto now = Clock::now(); now - last_exit_check >= kExitCheckEvery) {
-      last_exit_check = now;
-      check_exits();
-    }
-    check_deadlines();
-  }
-  for (Proc& p : procs) p.answered.clear();
-  if (!canary && canary_request() != nullptr) canary = *canary_request();
-  good_slot.reset();
 }
 
+void AdapterPool::Impl::admit(std::vector<Slot> call, bool counted, Deliver deliver) {
+  const bool idle = jobs.empty();
+  Job job{slot_base + slots.size(), call.size(), 0, counted, std::move(deliver)};
+  for (Slot& s : call) slots.push_back(std::move(s));
+  jobs.push_back(std::move(job));
+  const Job& taken = jobs.back();
+  const bool refused = closed || stop_requested();
+  for (std::size_t i = taken.first; i < taken.first + taken.count; ++i) {
+    if (refused) {
+      abandon(i, closed ? "the pool is shut down" : "interrupted");
+    } else {
+      pending.push_back(i);
+    }
+  }
+  if (refused || taken.count == 0 || !idle) return;
+  for (Proc& p : procs) p.last_read = Clock::time_point();  // idle since the last call
+  // Anything a ready process wrote while idle belongs to no request: settle it before sending.
+  service(Clock::duration::zero());
+  check_exits();
+  relaunch_down();
+}
+
+// One round of the loop: hand out requests, wait for the processes (or a new call), act on what
+// they did.
+void AdapterPool::Impl::step() {
+  if (stop_requested()) {
+    interrupt();
+    return;
+  }
+  dispatch();
+  if (front_done()) return;
+  coalesce();
+  service(kPollCap);
+  if (auto now = Clock::now(); now - last_exit_check >= kExitCheckEvery) {
+    last_exit_check = now;
+    check_exits();
+  }
+  check_deadlines();
+}
+
+void AdapterPool::Impl::deliver_done() {
+  while (front_done()) {
+    Job job = std::move(jobs.front());
+    jobs.pop_front();
+    const std::size_t end = job.first + job.count;
+    // The call's requests are the caller's again once it is answered: a canary is copied first.
+    if (good_slot && *good_slot < end) {
+      if (!canary && canary_request() != nullptr) canary = *canary_request();
+      good_slot.reset();
+    }
+    // A repeat of one of its answers from now on is an answer for an unknown id.
+    for (Proc& p : procs)
+      std::erase_if(p.answered, [end](const auto& entry) { return entry.second.slot < end; });
+    if (job.counted) counters.requests += job.count;
+    std::vector<Slot> answered(
+        std::make_move_iterator(slots.begin()),
+        std::make_move_iterator(slots.begin() + static_cast<std::ptrdiff_t>(job.count)));
+    slots.erase(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(job.count));
+    slot_base = end;
+    // The next call starts as a call to an idle pool would: a process given up during this one, or
+    // whose restart failed, gets another chance.
+    if (!jobs.empty() && !stop_requested()) relaunch_down();
+    job.deliver(answered, nullptr);
+  }
+}
+
+// The loop threw (out of memory, most likely): every call taken or queued gets the error, and the
+// processes with work are ended, as on a stop, so that nothing answers into a later call.
+void AdapterPool::Impl::fail_all(std::exception_ptr error) {
+  for (Proc& p : procs) {
+    if (p.state == State::kStarting || (p.state == State::kReady && !p.in_flight.empty())) {
+      if (p.process) p.process->kill();
+      p.process.reset();
+      p.state = State::kDown;
+      p.down_reason.clear();
+      p.in_flight.clear();
+      p.batches.clear();
+      p.answered.clear();
+      ++p.generation;
+    }
+  }
+  pending.clear();
+  good_slot.reset();
+  std::deque<Job> failed = std::move(jobs);
+  jobs.clear();
+  for (Job& job : failed) {
+    std::vector<Slot> taken(std::make_move_iterator(slots.begin()),
+                            std::make_move_iterator(slots.begin() + static_cast<std::ptrdiff_t>(job.count)));
+    slots.erase(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(job.count));
+    slot_base += job.count;
+    job.deliver(taken, error);
+  }
+  std::deque<Queued> queued;
+  {
+    std::lock_guard<std::mutex> feed(feed_mutex);
+    queued.swap(incoming);
+  }
+  for (Queued& q : queued) q.deliver(q.slots, error);
+}
+
+void AdapterPool::Impl::take_incoming() {
+  std::deque<Queued> taken;
+  {
+    std::lock_guard<std::mutex> feed(feed_mutex);
+    taken.swap(incoming);
+  }
+  for (Queued& q : taken) admit(std::move(q.slots), q.counted, std::move(q.deliver));
+}
+
+void AdapterPool::Impl::serve() {
+  SigpipeGuard guard;  // for the thread's whole life: it writes to the children
+  std::unique_lock<std::mutex> feed(feed_mutex);
+  while (true) {
+    feed_cv.wait(feed, [this] { return !incoming.empty() || feed_closed; });
+    if (incoming.empty()) return;  // closed, and every call answered
+    feed.unlock();
+    {
+      std::lock_guard<std::mutex> engine(engine_mutex);
+      try {
+        while (true) {
+          take_incoming();
+          deliver_done();
+          if (jobs.empty()) break;
+          step();
+          deliver_done();
+        }
+      } catch (...) {
+        fail_all(std::current_exception());
+      }
+    }
+    feed.lock();
+  }
+}
+
+void AdapterPool::Impl::wake_feed() {
+  if (feed_wake[1] < 0) return;
+  char byte = 1;
+  [[maybe_unused]] auto n = ::write(feed_wake[1], &byte, 1);  // a full pipe already wakes the poll
+}
+
+void AdapterPool::Impl::submit(std::vector<Slot> call, bool counted, Deliver deliver) {
+  std::unique_lock<std::mutex> feed(feed_mutex);
+  if (feed_closed) {
+    // Shut down: the pool's thread is gone (or going), so this caller answers, without the pool.
+    for (Slot& s : call) {
+      s.result = ImplResult{};
+      s.result.implementation = spec.name;
+      s.result.outcome = Outcome::kError;
+      s.result.message = "the pool is shut down";
+      s.result.abandoned = true;
+      s.done = true;
+    }
+    feed.unlock();
+    deliver(call, nullptr);
+    return;
+  }
+  incoming.push_back(Queued{std::move(call), counted, std::move(deliver)});
+  if (!worker.joinable()) worker = std::thread([this] { serve(); });
+  feed.unlock();
+  feed_cv.notify_one();
+  wake_feed();
+}
+
+std::vector<Slot> AdapterPool::Impl::call(std::vector<Slot> call, bool counted) {
+  std::promise<std::vector<Slot>> answered;
+  auto future = answered.get_future();
+  submit(std::move(call), counted, [&answered](std::vector<Slot>& slots, std::exception_ptr error) {
+    if (error) {
+      answered.set_exception(error);
+    } else {
+      answered.set_value(std::move(slots));
+    }
+  });
+  return future.get();
+}
+
+namespace {
+
+std::vector<Slot> decode_slots(const std::vector<DecodeRequest>& requests) {
+  std::vector<Slot> slots(requests.size());
+  for (std::size_t i = 0; i < requests.size(); ++i) slots[i].request = &requests[i];
+  return slots;
+}
+
+std::vector<ImplResult> decode_results(std::vector<Slot>& slots) {
+  std::vector<ImplResult> results;
+  results.reserve(slots.size());
+  for (Slot& s : slots) results.push_back(std::move(s.result));
+  return results;
+}
+
+std::vector<Slot> validate_slots(const std::vector<ValidateRequest>& requests) {
+  std::vector<Slot> slots(requests.size());
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    slots[i].kind = Kind::kValidate;
+    slots[i].document = &requests[i];
+  }
+  return slots;
+}
+
+std::vector<ValidateResult> validate_results(std::vector<Slot>& slots, const std::string& name) {
+  std::vector<ValidateResult> results(slots.size());
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    Slot& s = slots[i];
+    if (s.verdict) {
+      results[i] = std::move(*s.verdict);
+      continue;
+    }
+    // The harness's own verdict (crash, timeout, protocol, abandoned), carried in the decode result.
+    ValidateResult& r = results[i];
+    r.implementation = name;
+    switch (s.result.outcome) {
+      case Outcome::kCrash:
+        r.verdict = Verdict::kCrash;
+        break;
+      case Outcome::kTimeout:
+        r.verdict = Verdict::kTimeout;
+        break;
+      case Outcome::kProtocol:
+        r.verdict = Verdict::kProtocol;
+        break;
+      default:
+        r.verdict = Verdict::kError;
+        break;
+    }
+    r.message = s.result.message;
+    r.stderr_tail = std::move(s.result.stderr_tail);
+    r.millis = s.result.millis;
+    r.abandoned = s.result.abandoned;
+  }
+  return results;
+}
+
+std::vector<ValidateResult> without_canonical_layer(std::size_t count, const std::string& name) {
+  std::vector<ValidateResult> results(count);
+  for (auto& r : results) {
+    r.implementation = name;
+    r.verdict = Verdict::kUnsupported;
+    r.message = "the adapter's hello does not list the canonical layer";
+  }
+  return results;
+}
+
+}  // namespace
+
 std::optional<StartError> AdapterPool::Impl::start() {
-  stop_wake_fd();  // create the wake-up pipe before any child exists
+  stop_wake_fd();  // create the wake-up pipes before any child exists
+  if (::pipe2(feed_wake, O_CLOEXEC | O_NONBLOCK) != 0) feed_wake[0] = feed_wake[1] = -1;
   SigpipeGuard guard;
   starting = true;
   for (Proc& p : procs) launch(p);
@@ -966,112 +1270,13 @@ std::optional<StartError> AdapterPool::Impl::start() {
   return error;
 }
 
-std::vector<ImplResult> AdapterPool::Impl::decode(const std::vector<DecodeRequest>& requests) {
-  slots.assign(requests.size(), Slot{});
-  done_count = 0;
-  pending.clear();
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    slots[i].request = &requests[i];
-    pending.push_back(i);
-  }
-  if (closed || stop_requested()) {
-    for (std::size_t i = 0; i < slots.size(); ++i) {
-      abandon(i, closed ? "the pool is shut down" : "interrupted");
-    }
-  } else if (!requests.empty()) {
-    run_batch();
-  }
-  counters.requests += requests.size();
-  std::vector<ImplResult> results;
-  results.reserve(slots.size());
-  for (Slot& s : slots) results.push_back(std::move(s.result));
-  slots.clear();
-  done_count = 0;
-  return results;
-}
-
-std::vector<std::optional<std::uint64_t>> AdapterPool::Impl::bench(std::size_t count,
-                                                                   const DecodeRequest* requests,
-                                                                   const ValidateRequest* documents,
-                                                                   std::uint64_t iterations) {
-  std::vector<std::optional<std::uint64_t>> out(count);
-  if (closed || stop_requested() || count == 0) return out;
-  slots.assign(count, Slot{});
-  done_count = 0;
-  pending.clear();
-  for (std::size_t i = 0; i < count; ++i) {
-    slots[i].kind = Kind::kBench;
-    slots[i].request = requests ? &requests[i] : nullptr;
-    slots[i].document = documents ? &documents[i] : nullptr;
-    slots[i].iterations = iterations;
-    pending.push_back(i);
-  }
-  run_batch();
-  for (std::size_t i = 0; i < count; ++i) out[i] = slots[i].nanos;
-  slots.clear();
-  done_count = 0;
-  return out;
-}
-
-std::vector<ValidateResult> AdapterPool::Impl::validate(const std::vector<ValidateRequest>& requests) {
-  std::vector<ValidateResult> results(requests.size());
-  if (!identity.has_layer(kCanonicalLayer)) {
-    for (auto& r : results) {
-      r.implementation = spec.name;
-      r.verdict = Verdict::kUnsupported;
-      r.message = "the adapter's hello does not list the canonical layer";
-    }
-    return results;
-  }
-  slots.assign(requests.size(), Slot{});
-  done_count = 0;
-  pending.clear();
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    slots[i].kind = Kind::kValidate;
-    slots[i].document = &requests[i];
-    pending.push_back(i);
-  }
-  if (closed || stop_requested()) {
-    for (std::size_t i = 0; i < slots.size(); ++i)
-      abandon(i, closed ? "the pool is shut down" : "interrupted");
-  } else if (!requests.empty()) {
-    run_batch();
-  }
-  counters.requests += requests.size();
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    Slot& s = slots[i];
-    if (s.verdict) {
-      results[i] = std::move(*s.verdict);
-      continue;
-    }
-    // The harness's own verdict (crash, timeout, protocol, abandoned), carried in the decode result.
-    ValidateResult& r = results[i];
-    r.implementation = spec.name;
-    switch (s.result.outcome) {
-      case Outcome::kCrash:
-        r.verdict = Verdict::kCrash;
-        break;
-      case Outcome::kTimeout:
-        r.verdict = Verdict::kTimeout;
-        break;
-      case Outcome::kProtocol:
-        r.verdict = Verdict::kProtocol;
-        break;
-      default:
-        r.verdict = Verdict::kError;
-        break;
-    }
-    r.message = s.result.message;
-    r.stderr_tail = std::move(s.result.stderr_tail);
-    r.millis = s.result.millis;
-    r.abandoned = s.result.abandoned;
-  }
-  slots.clear();
-  done_count = 0;
-  return results;
-}
-
 void AdapterPool::Impl::shutdown() {
+  {
+    std::lock_guard<std::mutex> feed(feed_mutex);
+    feed_closed = true;
+  }
+  feed_cv.notify_all();
+  if (worker.joinable()) worker.join();  // it answers the calls queued before it stops
   if (closed) return;
   closed = true;
   SigpipeGuard guard;
@@ -1107,30 +1312,76 @@ AdapterPool::~AdapterPool() { shutdown(); }
 const Identity& AdapterPool::identity() const { return impl_->identity; }
 
 std::vector<ImplResult> AdapterPool::decode(const std::vector<DecodeRequest>& requests) {
-  return impl_->decode(requests);
+  auto answered = impl_->call(decode_slots(requests), true);
+  return decode_results(answered);
 }
 
+void AdapterPool::submit_decode(const std::vector<DecodeRequest>& requests, DecodeDone done) {
+  impl_->submit(decode_slots(requests), true,
+                [done = std::move(done)](std::vector<Slot>& slots, std::exception_ptr error) {
+                  done(decode_results(slots), error);
+                });
+}
+
+std::vector<ValidateResult> AdapterPool::validate(const std::vector<ValidateRequest>& requests) {
+  if (!impl_->identity.has_layer(kCanonicalLayer))
+    return without_canonical_layer(requests.size(), impl_->spec.name);
+  auto answered = impl_->call(validate_slots(requests), true);
+  return validate_results(answered, impl_->spec.name);
+}
+
+void AdapterPool::submit_validate(const std::vector<ValidateRequest>& requests, ValidateDone done) {
+  if (!impl_->identity.has_layer(kCanonicalLayer)) {
+    done(without_canonical_layer(requests.size(), impl_->spec.name), nullptr);
+    return;
+  }
+  impl_->submit(
+      validate_slots(requests), true,
+      [done = std::move(done), name = impl_->spec.name](std::vector<Slot>& slots, std::exception_ptr error) {
+        done(validate_results(slots, name), error);
+      });
+}
+
+namespace {
+
+// `count` bench requests, of requests[i] or documents[i] (one of the two is null), pipelined.
+std::vector<std::optional<std::uint64_t>> run_bench(AdapterPool::Impl& impl, std::size_t count,
+                                                    const DecodeRequest* requests,
+                                                    const ValidateRequest* documents,
+                                                    std::uint64_t iterations) {
+  std::vector<Slot> slots(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    slots[i].kind = Kind::kBench;
+    slots[i].request = requests ? &requests[i] : nullptr;
+    slots[i].document = documents ? &documents[i] : nullptr;
+    slots[i].iterations = iterations;
+  }
+  std::vector<std::optional<std::uint64_t>> out(count);
+  if (count == 0) return out;
+  auto answered = impl.call(std::move(slots), false);
+  for (std::size_t i = 0; i < count; ++i) out[i] = answered[i].nanos;
+  return out;
+}
+
+}  // namespace
+
 std::optional<std::uint64_t> AdapterPool::bench(const DecodeRequest& request, std::uint64_t iterations) {
-  return impl_->bench(1, &request, nullptr, iterations)[0];
+  return run_bench(*impl_, 1, &request, nullptr, iterations)[0];
 }
 
 std::vector<std::optional<std::uint64_t>> AdapterPool::bench_each(const std::vector<DecodeRequest>& requests,
                                                                   std::uint64_t iterations) {
-  return impl_->bench(requests.size(), requests.data(), nullptr, iterations);
+  return run_bench(*impl_, requests.size(), requests.data(), nullptr, iterations);
 }
 
 std::optional<std::uint64_t> AdapterPool::bench_validate(const ValidateRequest& request,
                                                          std::uint64_t iterations) {
-  return impl_->bench(1, nullptr, &request, iterations)[0];
+  return run_bench(*impl_, 1, nullptr, &request, iterations)[0];
 }
 
 std::vector<std::optional<std::uint64_t>> AdapterPool::bench_validate_each(
     const std::vector<ValidateRequest>& requests, std::uint64_t iterations) {
-  return impl_->bench(requests.size(), nullptr, requests.data(), iterations);
-}
-
-std::vector<ValidateResult> AdapterPool::validate(const std::vector<ValidateRequest>& requests) {
-  return impl_->validate(requests);
+  return run_bench(*impl_, requests.size(), nullptr, requests.data(), iterations);
 }
 
 AdapterPool::Stats AdapterPool::stats() const { return impl_->stats(); }

@@ -11,19 +11,25 @@
 // request is sent more than twice. The deadline counts from when a request was sent or the process
 // last answered, whichever is later, so a deep pipeline on a healthy adapter does not time out. A
 // restart whose handshake fails leaves that process down (stats().down): its requests go to the
-// other processes, or get crash results saying why when none is left; the next decode() tries to
+// other processes, or get crash results saying why when none is left; the next call tries to
 // start it again. A process that fails 3 times in a row without a good answer must answer a payload
-// it answered before (the canary) alone, or it is down for the rest of the call with the class of
+// it answered before (the canary) alone, or it is down until the oldest call is answered, with the class of
 // its last failure (docs/robustness.md).
 // An adapter whose hello lists the batch op gets what would be pipelined to it grouped into batch
 // lines (PoolOptions::max_batch); a broken batch answer charges the entries it fails to answer, a
 // refusal halves that adapter's batches, and a death or timeout with a batch in flight retries its
 // entries alone (docs/protocol.md, batch). A batch line's deadline is one per entry.
-// One caller at a time: a pool is not thread-safe (separate pools are independent).
+// The pool's own thread (started by its first call) drives its processes; callers queue calls to it.
+// Pipelining across calls: a call queued with submit_decode() or submit_validate() while another
+// is running is taken as soon as the processes have room, so an adapter does not run dry at the
+// boundary of two calls (the fuzz loop keeps one batch queued behind the one in flight); calls are
+// answered in the order they were queued. decode(), validate() and bench() queue a call and wait.
+// Calls come from one thread at a time (separate pools are independent).
 #pragma once
 
 #include <chrono>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -84,10 +90,19 @@ class AdapterPool {
   /// request, in request order. Never throws for adapter misbehaviour: that becomes a result.
   std::vector<ImplResult> decode(const std::vector<DecodeRequest>& requests);
 
+  /// decode() without waiting: `done` gets the results (or the exception the pool's loop died of) on
+  /// the pool's thread once every request is answered. `requests` must outlive that.
+  using DecodeDone = std::function<void(std::vector<ImplResult>, std::exception_ptr)>;
+  void submit_decode(const std::vector<DecodeRequest>& requests, DecodeDone done);
+
   /// Validates every request canonically (the validate op, pipelined like decode() and with the same
   /// robustness) and returns one result per request, in request order. An adapter whose hello does
   /// not list the canonical layer is not asked: every result is unsupported, saying so.
   std::vector<ValidateResult> validate(const std::vector<ValidateRequest>& requests);
+  /// validate() without waiting, as submit_decode() (an adapter without the layer is answered at
+  /// once, on the calling thread).
+  using ValidateDone = std::function<void(std::vector<ValidateResult>, std::exception_ptr)>;
+  void submit_validate(const std::vector<ValidateRequest>& requests, ValidateDone done);
 
   /// The optional bench op: total in-process nanoseconds the adapter reports for `iterations`
   /// parse+encode of one payload, or nullopt if the adapter does not support it.
@@ -104,10 +119,11 @@ class AdapterPool {
   std::vector<std::optional<std::uint64_t>> bench_validate_each(const std::vector<ValidateRequest>& requests,
                                                                 std::uint64_t iterations);
 
-  /// Counters for reports: restarts, crashes, timeouts, protocol errors.
+  /// Counters for reports: restarts, crashes, timeouts, protocol errors. Waits until the pool has
+  /// answered every call queued.
   struct Stats {
     std::size_t requests = 0, restarts = 0, crashes = 0, timeouts = 0, protocol_errors = 0;
-    std::size_t down = 0;    ///< processes whose restart failed; the next decode() tries them again
+    std::size_t down = 0;    ///< processes whose restart failed; the next call tries them again
     double cpu_seconds = 0;  ///< CPU time of the pool's processes, summed over restarts (AdapterProcess)
   };
   Stats stats() const;

@@ -2,8 +2,10 @@
 #include "differential/implementation_set.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <future>
+#include <mutex>
 
 #include "canonical/canonical_validator.hpp"
 #include "differential/canonical_comparator.hpp"
@@ -220,18 +222,51 @@ std::unique_ptr<ImplementationSet::InFlight> ImplementationSet::start(
   auto& verdicts = flight->verdicts;
   per_member.resize(members_.size());
   verdicts.resize(members_.size());
-  // One caller at a time on a pool: its decode and its validate run one after the other, the pools
-  // in parallel. The work refers to the InFlight, which stays where it is until finish().
+  // Each pool gets its decode and then its validate call, queued behind what it still has (an
+  // earlier batch): its own thread answers them, the pools in parallel. The answers are
+  // written into the InFlight, which stays where it is (and waits for them) until finish().
   auto& pending = flight->pending;
   pending.resize(members_.size());
+  flight->errors.resize(members_.size());
   for (std::size_t i = 0; i < members_.size(); ++i) {
-    if (members_[i]->pool) {
-      AdapterPool* pool = members_[i]->pool.get();
-      InFlight* f = flight.get();
-      pending[i] = std::async(std::launch::async, [f, pool, i] {
-        if (f->layers.structural) f->per_member[i] = pool->decode(f->batch);
-        if (f->layers.canonical) f->verdicts[i] = pool->validate(f->to_validate);
-      });
+    if (!members_[i]->pool) continue;
+    AdapterPool* pool = members_[i]->pool.get();
+    InFlight* f = flight.get();
+    struct Calls {
+      std::promise<void> answered;
+      std::atomic<int> left;
+    };
+    auto calls = std::make_shared<Calls>();
+    calls->left = int{layers.structural} + int{layers.canonical};
+    pending[i] = calls->answered.get_future();
+    // The last of the member's calls to be answered settles its future: on the pool's thread, or
+    // on this one for a validate the adapter's hello rules out.
+    auto settle = [f, i, calls](std::exception_ptr error) {
+      if (error) {
+        std::lock_guard<std::mutex> lock(f->errors_mutex);
+        if (!f->errors[i]) f->errors[i] = error;
+      }
+      if (calls->left.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+      if (f->errors[i]) {
+        calls->answered.set_exception(f->errors[i]);
+      } else {
+        calls->answered.set_value();
+      }
+    };
+    if (calls->left == 0) calls->answered.set_value();
+    if (layers.structural) {
+      pool->submit_decode(f->batch,
+                          [f, i, settle](std::vector<ImplResult> results, std::exception_ptr error) {
+                            f->per_member[i] = std::move(results);
+                            settle(error);
+                          });
+    }
+    if (layers.canonical) {
+      pool->submit_validate(f->to_validate,
+                            [f, i, settle](std::vector<ValidateResult> results, std::exception_ptr error) {
+                              f->verdicts[i] = std::move(results);
+                              settle(error);
+                            });
     }
   }
   for (std::size_t i = 0; i < members_.size(); ++i) {

@@ -11,6 +11,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -81,13 +82,25 @@ class ImplementationSet {
     std::vector<std::vector<ImplResult>> per_member;  // by member, then payload
     std::vector<std::vector<ValidateResult>> verdicts;
     std::vector<std::future<void>> pending;  // the pools' work, one a member with a pool
+    std::vector<std::exception_ptr> errors;  // by member: what its pool's loop died of
+    std::mutex errors_mutex;
     bool adapters_done = false;
+    InFlight() = default;
+    InFlight(const InFlight&) = delete;
+    InFlight& operator=(const InFlight&) = delete;
+    /// Waits for the pools: they write into it until they have answered.
+    ~InFlight() {
+      for (auto& p : pending)
+        if (p.valid()) p.wait();
+    }
   };
   /// run() in steps, so that a caller can give the adapters the next batch while it compares this
   /// one: start() hands the batch to every adapter pool (in the background) and decodes and
   /// validates it in-process on the calling thread; wait_for_adapters() returns when every pool has
-  /// answered; finish() waits too and compares. run(b) is finish(start(b)). At most one batch is
-  /// with the pools at a time: call start() again only after wait_for_adapters() of the last one.
+  /// answered; finish() waits too and compares. run(b) is finish(start(b)). start() may be called
+  /// again before the last batch is answered: each pool takes the next batch's requests while it
+  /// still works on the last (so an SDK does not run dry between two batches), and answers the
+  /// batches in the order they were started.
   ///
   /// `decoded` (empty, or one entry a payload, each possibly null): payloads the caller has already
   /// decoded in process, as the fuzz loop does for its coverage feedback. The in-process decoder on

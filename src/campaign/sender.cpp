@@ -49,7 +49,7 @@ bool Sender::offer(Pending p, bool wait_for_room) {
     return false;
   }
   queue_.push_back(std::move(p));
-  cv_.notify_one();
+  if (queue_.size() >= batch_) cv_.notify_one();  // the sender waits for a whole batch
   return true;
 }
 
@@ -79,20 +79,21 @@ void Sender::finish() {
 }
 
 void Sender::loop() {
-  // Two batches overlap: while the implementation set compares batch k and the handler records it,
-  // the adapters already work on batch k+1 (otherwise an SDK would sit idle for the comparison of
-  // every batch). Results are still handled in the order the inputs were queued.
+  // Two batches overlap: batch k+1 is handed to the adapters before the sender waits for batch k,
+  // so a pool takes k+1's requests while it still works on k (an SDK does not run dry between two
+  // batches), and the adapters work on k+1 while the implementation set compares k and the handler
+  // records it. Results are still handled in the order the inputs were queued.
   std::unique_ptr<differential::ImplementationSet::InFlight> current;
   std::vector<Pending> current_items;
   while (true) {
-    if (current) impls_.wait_for_adapters(*current);
     std::vector<Pending> batch;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      // With nothing in flight, wait for a whole batch; with one being compared, take what is queued
-      // now so that the adapters get work at once (a short batch when generation is behind).
-      if (!current)
-        cv_.wait_for(lock, std::chrono::milliseconds(200), [&] { return queue_.size() >= batch_ || done_; });
+      // Wait for a whole batch (at most 200 ms): with one at the adapters this is the batch they take
+      // next while they work. Taking what happens to be queued instead would alternate whole and
+      // nearly empty batches (the next take follows a start at once), and a nearly empty batch
+      // leaves the adapters nothing to go on with while this thread compares the last one.
+      cv_.wait_for(lock, std::chrono::milliseconds(200), [&] { return queue_.size() >= batch_ || done_; });
       while (!queue_.empty() && batch.size() < batch_) {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();

@@ -37,6 +37,9 @@ Behaviours:
   garbage               trigger: write a line that is not JSON
   close-stdout          trigger: close stdout and keep running (reading stdin, answering nothing)
   bloat                 trigger: answer outcome "error" with a message of --bloat-bytes
+  hold                  not a fault: hold every answer until --after N decodes were received, then
+                        send the held ones, in order, and answer the rest at once (a pool that
+                        waits for one call's answers before it sends the next call never gets any)
 
 --pid-file FILE appends this process's pid to FILE (so a test can check that no adapter outlives
 a killed harness, and end exactly its own processes). --log FILE appends the base64 input of every
@@ -56,7 +59,8 @@ from fake_adapter import answer, hello, send, send_raw  # noqa: E402
 
 BEHAVIOURS = ("none", "crash", "hang", "stall", "hang-forever", "half-line-exit", "half-line-hang",
               "long-line", "stderr-flood", "flood-while-answering", "exit-before-hello", "partial-hello",
-              "exit-after-hello", "twice", "other-id", "unknown-id", "garbage", "close-stdout", "bloat")
+              "exit-after-hello", "twice", "other-id", "unknown-id", "garbage", "close-stdout", "bloat",
+              "hold")
 
 
 def hang_forever():
@@ -99,6 +103,7 @@ class Adapter:
         self.last_id = None
         self.silent = False  # hang-forever or close-stdout fired: read on, answer nothing
         self.fired = False
+        self.held = []  # hold: answers not sent yet
 
     def triggered(self, raw):
         fire = self.fires(raw) and not (self.args.once and self.fired)
@@ -124,6 +129,13 @@ class Adapter:
         if self.silent:
             return
         b = self.args.behaviour
+        if b == "hold":
+            self.held.append(answer(rid, b64))
+            if self.received >= (self.args.after or 0):
+                for reply in self.held:
+                    send(reply)
+                self.held = []
+            return
         if not self.triggered(base64.b64decode(b64)):
             send(answer(rid, b64))
             self.last_id = rid

@@ -276,6 +276,48 @@ TEST_F(ThroughputTest, TwoBatchesInFlightEachGetTheirOwnResults) {
   EXPECT_EQ(again[0].results[0].outcome, first_results[0].results[0].outcome);
 }
 
+TEST_F(ThroughputTest, BatchesStartedBeforeAnyIsAnsweredComeBackInOrderWithBothLayers) {
+  // Three batches with the pools at once, each asking both layers: the fake adapter decodes (on
+  // the pool's thread) and has no canonical layer (answered at once, on this thread); each batch
+  // waits for both.
+  auto set = start({});
+  differential::Layers both;
+  both.canonical = true;
+  std::vector<std::vector<differential::DecodeRequest>> batches(3);
+  for (int b = 0; b < 3; ++b) {
+    for (int i = 0; i < 5; ++i)
+      batches[b].push_back({"ping", "{\"b\":" + std::to_string(b) + ",\"i\":" + std::to_string(i) + "}"});
+  }
+  std::vector<std::unique_ptr<differential::ImplementationSet::InFlight>> flights;
+  for (const auto& batch : batches) flights.push_back(set->start(batch, both));
+  for (int b = 0; b < 3; ++b) {
+    auto results = set->finish(std::move(flights[b]));
+    ASSERT_EQ(results.size(), batches[b].size());
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      EXPECT_EQ(results[i].input, batches[b][i].input);
+      ASSERT_EQ(results[i].results.size(), 2u);
+      EXPECT_EQ(results[i].results[1].encoded, batches[b][i].input);  // the fake echoes its own input
+      ASSERT_EQ(results[i].validations.size(), 2u);
+      EXPECT_EQ(results[i].validations[1].implementation, "fake");
+      EXPECT_EQ(results[i].validations[1].verdict, differential::Verdict::kUnsupported);
+    }
+  }
+}
+
+TEST_F(ThroughputTest, ABatchDroppedUnfinishedWaitsForItsPoolsAndTheSetGoesOn) {
+  // The sender's error path drops a started batch: the pools write into it until they have answered,
+  // so dropping it waits for them (under ASan a write after the drop would be reported).
+  auto set = start({});
+  std::vector<differential::DecodeRequest> batch{{"ping", "{\"a\":1}"}, {"ping", "{\"a\":2}"}};
+  {
+    auto dropped = set->start(batch);
+    auto also = set->start(batch);
+  }
+  auto results = set->run(batch);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[1].results[1].encoded, batch[1].input);
+}
+
 TEST_F(ThroughputTest, TheReferenceTakesADecodeDoneOnItsOwnIrAndDecodesAnyOther) {
   auto set = start({});
   std::vector<differential::DecodeRequest> batch{{"ping_event", "{\"type\":\"ping\"}"},

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <future>
 #include <map>
 #include <memory>
 #include <set>
@@ -421,6 +422,97 @@ TEST(FaultInjection, TheImplementationSetReportsEachFaultInItsClass) {
         EXPECT_EQ(out[i].results[1].outcome, Outcome::kAccepted) << behaviour << " payload " << i;
       }
     }
+  }
+}
+
+// Pipelined calls (submit_decode): a call queued behind another is sent before the one ahead of it
+// is answered, the answers come back per call and in order, and a fault meets them as it would meet
+// one call of all their requests.
+struct Answered {
+  std::promise<std::vector<ImplResult>> results;
+  std::future<std::vector<ImplResult>> future = results.get_future();
+};
+
+AdapterPool::DecodeDone into(Answered& answered, std::vector<int>& order, int call) {
+  return [&answered, &order, call](std::vector<ImplResult> results, std::exception_ptr error) {
+    order.push_back(call);  // on the pool's thread, one call after the other
+    if (error) {
+      answered.results.set_exception(error);
+    } else {
+      answered.results.set_value(std::move(results));
+    }
+  };
+}
+
+std::vector<DecodeRequest> numbered(std::size_t from, std::size_t n) {
+  std::vector<DecodeRequest> requests;
+  for (std::size_t i = from; i < from + n; ++i)
+    requests.push_back({"intercept_request", "{\"n\":" + std::to_string(i) + "}"});
+  return requests;
+}
+
+TEST(PipelinedCalls, AQueuedCallIsSentBeforeTheOneAheadOfItIsAnswered) {
+  // The adapter answers nothing before it has received 8 requests: the first call's 4 are answered
+  // only because the second call's 4 went out while the first waited.
+  auto pool = start(misbehaving("hold", {"--after", "8"}), quick(5000ms));
+  ASSERT_TRUE(pool);
+  auto first = numbered(0, 4), second = numbered(4, 4);
+  Answered one, two;
+  std::vector<int> order;
+  pool->submit_decode(first, into(one, order, 1));
+  pool->submit_decode(second, into(two, order, 2));
+  auto first_results = one.future.get();
+  auto second_results = two.future.get();
+  expect_others_fine(first, first_results, {});
+  expect_others_fine(second, second_results, {});
+  EXPECT_EQ(order, (std::vector<int>{1, 2}));
+  auto stats = pool->stats();
+  EXPECT_EQ(stats.requests, 8u);
+  EXPECT_EQ(stats.timeouts, 0u);
+  EXPECT_EQ(stats.restarts, 0u);
+}
+
+TEST(PipelinedCalls, ACrashAcrossTwoCallsChargesTheSameRequestsAsInOneCall) {
+  // As CrashInTheMiddleOfABatchSendsNothingMoreThanTwice, with its 20 requests split into two calls
+  // queued at once: every process dies on the 6th request it receives, whichever call it is from.
+  std::string log = temp_path("pipelined_crash_log");
+  std::remove(log.c_str());
+  auto pool = start(misbehaving("crash", {"--after", "5", "--log", log}), quick());
+  ASSERT_TRUE(pool);
+  auto first = numbered(0, 10), second = numbered(10, 10);
+  Answered one, two;
+  std::vector<int> order;
+  pool->submit_decode(first, into(one, order, 1));
+  pool->submit_decode(second, into(two, order, 2));
+  auto first_results = one.future.get();
+  auto second_results = two.future.get();
+  expect_others_fine(first, first_results, {5});
+  expect_others_fine(second, second_results, {1, 7});
+  for (const ImplResult* crashed : {&first_results[5], &second_results[1], &second_results[7]}) {
+    EXPECT_EQ(crashed->outcome, Outcome::kCrash) << message(*crashed);
+    EXPECT_TRUE(has(crashed->stderr_tail, "misbehaving: crashing on request")) << crashed->stderr_tail;
+  }
+  EXPECT_EQ(order, (std::vector<int>{1, 2}));
+  EXPECT_EQ(pool->stats().restarts, 3u);
+  auto sent = received(log);
+  EXPECT_EQ(sent.size(), 20u);
+  for (const auto& [input, n] : sent) EXPECT_LE(n, 2) << input;
+  std::remove(log.c_str());
+}
+
+TEST(PipelinedCalls, ACallQueuedAfterShutdownIsAnsweredAtOnceAsAbandoned) {
+  auto pool = start(misbehaving("none"), quick());
+  ASSERT_TRUE(pool);
+  pool->shutdown();
+  auto requests = numbered(0, 3);
+  Answered answered;
+  std::vector<int> order;
+  pool->submit_decode(requests, into(answered, order, 1));
+  ASSERT_EQ(answered.future.wait_for(0s), std::future_status::ready);
+  for (const auto& r : answered.future.get()) {
+    EXPECT_EQ(r.outcome, Outcome::kError);
+    EXPECT_TRUE(r.abandoned);
+    EXPECT_EQ(message(r), "the pool is shut down");
   }
 }
 
