@@ -28,7 +28,8 @@
 // hello) cannot hold a batch for one deadline or one restart per request: after
 // kFailuresInARow failures of one process without a good answer in between, the process is on
 // probation: its next request runs alone, and is a payload the pool has seen answered (the canary)
-// when there is one. A failure on probation leaves the process down until the oldest call is answered.
+// when there is one. A failure on probation leaves the process down until the oldest call is
+// answered.
 // A restart whose handshake fails leaves the process down; pending requests then go to the pool's
 // other processes, or, when none is left, the oldest call's requests get crash results naming the
 // reason. The next call tries to start the down processes again (when it becomes the oldest), so
@@ -172,7 +173,8 @@ class AdapterPool::Impl {
   /// Queues a call (its slots say what to ask) for the pool's thread, starting it on first use.
   /// `counted`: adds its requests to Stats::requests (bench calls are not counted).
   void submit(std::vector<Slot> call, bool counted, Deliver deliver);
-  /// submit() and wait for the answered slots (rethrowing the loop's error).
+  /// submit() and wait for the answered slots (rethrowing the loop's error); on this thread when the
+  /// pool has nothing else to do.
   std::vector<Slot> call(std::vector<Slot> call, bool counted);
   void shutdown();
   Stats stats() const {
@@ -1160,13 +1162,43 @@ void AdapterPool::Impl::submit(std::vector<Slot> call, bool counted, Deliver del
 }
 
 std::vector<Slot> AdapterPool::Impl::call(std::vector<Slot> call, bool counted) {
-  std::promise<std::vector<Slot>> answered;
-  auto future = answered.get_future();
-  submit(std::move(call), counted, [&answered](std::vector<Slot>& slots, std::exception_ptr error) {
+  std::optional<std::vector<Slot>> answered;
+  std::exception_ptr failed;
+  {
+    std::unique_lock<std::mutex> feed(feed_mutex);
+    std::unique_lock<std::mutex> engine(engine_mutex, std::defer_lock);
+    // Nothing queued and the pool's thread idle: this thread drives the call itself, as if the pool
+    // had no thread (no hand-over to another thread and back for a caller that waits anyway).
+    if (!feed_closed && incoming.empty() && engine.try_lock() && jobs.empty()) {
+      feed.unlock();
+      SigpipeGuard guard;
+      try {
+        admit(std::move(call), counted, [&](std::vector<Slot>& slots, std::exception_ptr error) {
+          if (error) {
+            failed = error;
+          } else {
+            answered = std::move(slots);
+          }
+        });
+        deliver_done();
+        while (!jobs.empty()) {
+          step();
+          deliver_done();
+        }
+      } catch (...) {
+        fail_all(std::current_exception());
+      }
+      if (failed) std::rethrow_exception(failed);
+      return std::move(*answered);
+    }
+  }
+  std::promise<std::vector<Slot>> promised;
+  auto future = promised.get_future();
+  submit(std::move(call), counted, [&promised](std::vector<Slot>& slots, std::exception_ptr error) {
     if (error) {
-      answered.set_exception(error);
+      promised.set_exception(error);
     } else {
-      answered.set_value(std::move(slots));
+      promised.set_value(std::move(slots));
     }
   });
   return future.get();

@@ -19,12 +19,13 @@
 // lines (PoolOptions::max_batch); a broken batch answer charges the entries it fails to answer, a
 // refusal halves that adapter's batches, and a death or timeout with a batch in flight retries its
 // entries alone (docs/protocol.md, batch). A batch line's deadline is one per entry.
-// The pool's own thread (started by its first call) drives its processes; callers queue calls to it.
+// The pool's own thread (started by its first queued call) drives its processes for queued calls.
 // Pipelining across calls: a call queued with submit_decode() or submit_validate() while another
 // is running is taken as soon as the processes have room, so an adapter does not run dry at the
 // boundary of two calls (the fuzz loop keeps one batch queued behind the one in flight); calls are
-// answered in the order they were queued. decode(), validate() and bench() queue a call and wait.
-// Calls come from one thread at a time (separate pools are independent).
+// answered in the order they were queued. decode(), validate() and bench() wait for their call, and
+// drive it on the calling thread when the pool has nothing else to do. Calls come from one thread
+// at a time (separate pools are independent).
 #pragma once
 
 #include <chrono>
