@@ -444,6 +444,17 @@ AdapterPool::DecodeDone into(Answered& answered, std::vector<int>& order, int ca
   };
 }
 
+// Queues both calls at once, then waits for both; `order` gets the order they were answered in.
+std::pair<std::vector<ImplResult>, std::vector<ImplResult>> two_calls(
+    AdapterPool& pool, const std::vector<DecodeRequest>& first, const std::vector<DecodeRequest>& second,
+    std::vector<int>& order) {
+  Answered one, two;
+  pool.submit_decode(first, into(one, order, 1));
+  pool.submit_decode(second, into(two, order, 2));
+  auto first_results = one.future.get();
+  return {std::move(first_results), two.future.get()};
+}
+
 std::vector<DecodeRequest> numbered(std::size_t from, std::size_t n) {
   std::vector<DecodeRequest> requests;
   for (std::size_t i = from; i < from + n; ++i)
@@ -457,12 +468,8 @@ TEST(PipelinedCalls, AQueuedCallIsSentBeforeTheOneAheadOfItIsAnswered) {
   auto pool = start(misbehaving("hold", {"--after", "8"}), quick(5000ms));
   ASSERT_TRUE(pool);
   auto first = numbered(0, 4), second = numbered(4, 4);
-  Answered one, two;
   std::vector<int> order;
-  pool->submit_decode(first, into(one, order, 1));
-  pool->submit_decode(second, into(two, order, 2));
-  auto first_results = one.future.get();
-  auto second_results = two.future.get();
+  auto [first_results, second_results] = two_calls(*pool, first, second, order);
   expect_others_fine(first, first_results, {});
   expect_others_fine(second, second_results, {});
   EXPECT_EQ(order, (std::vector<int>{1, 2}));
@@ -480,12 +487,8 @@ TEST(PipelinedCalls, ACrashAcrossTwoCallsChargesTheSameRequestsAsInOneCall) {
   auto pool = start(misbehaving("crash", {"--after", "5", "--log", log}), quick());
   ASSERT_TRUE(pool);
   auto first = numbered(0, 10), second = numbered(10, 10);
-  Answered one, two;
   std::vector<int> order;
-  pool->submit_decode(first, into(one, order, 1));
-  pool->submit_decode(second, into(two, order, 2));
-  auto first_results = one.future.get();
-  auto second_results = two.future.get();
+  auto [first_results, second_results] = two_calls(*pool, first, second, order);
   expect_others_fine(first, first_results, {5});
   expect_others_fine(second, second_results, {1, 7});
   for (const ImplResult* crashed : {&first_results[5], &second_results[1], &second_results[7]}) {
