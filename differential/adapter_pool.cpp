@@ -211,6 +211,11 @@ class AdapterPool::Impl {
   // The pool's thread: takes queued calls (admit()) and runs step() until every call is answered.
   void serve();
   void take_incoming();
+  /// Runs the calls taken until every one is answered (`take_queued`: taking queued calls too); a
+  /// throw answers them all with the error (fail_all()).
+  void drive(bool take_queued);
+  std::vector<Slot> take_front_slots(std::size_t count);
+  void end_busy_processes();
   void admit(std::vector<Slot> call, bool counted, Deliver deliver);
   void step();
   /// Answers the calls at the front whose slots are all done, in the order they were queued.
@@ -918,8 +923,12 @@ void AdapterPool::Impl::interrupt() {
     if (!slot(i).done) abandon(i, "interrupted");
   }
   pending.clear();
-  // Processes still working on abandoned requests would answer into the next call: end them; the
-  // next call starts fresh ones.
+  end_busy_processes();
+}
+
+// Processes still working on requests given up would answer into the next call: end them; the
+// next call starts fresh ones.
+void AdapterPool::Impl::end_busy_processes() {
   for (Proc& p : procs) {
     if (p.state == State::kStarting || (p.state == State::kReady && !p.in_flight.empty())) {
       p.process->kill();
@@ -1052,11 +1061,7 @@ void AdapterPool::Impl::deliver_done() {
     for (Proc& p : procs)
       std::erase_if(p.answered, [end](const auto& entry) { return entry.second.slot < end; });
     if (job.counted) counters.requests += job.count;
-    std::vector<Slot> answered(
-        std::make_move_iterator(slots.begin()),
-        std::make_move_iterator(slots.begin() + static_cast<std::ptrdiff_t>(job.count)));
-    slots.erase(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(job.count));
-    slot_base = end;
+    std::vector<Slot> answered = take_front_slots(job.count);
     // The next call starts as a call to an idle pool would: a process given up during this one, or
     // whose restart failed, gets another chance.
     if (!jobs.empty() && !stop_requested()) relaunch_down();
@@ -1067,27 +1072,14 @@ void AdapterPool::Impl::deliver_done() {
 // The loop threw (out of memory, most likely): every call taken or queued gets the error, and the
 // processes with work are ended, as on a stop, so that nothing answers into a later call.
 void AdapterPool::Impl::fail_all(std::exception_ptr error) {
-  for (Proc& p : procs) {
-    if (p.state == State::kStarting || (p.state == State::kReady && !p.in_flight.empty())) {
-      if (p.process) p.process->kill();
-      p.process.reset();
-      p.state = State::kDown;
-      p.down_reason.clear();
-      p.in_flight.clear();
-      p.batches.clear();
-      p.answered.clear();
-      ++p.generation;
-    }
-  }
+  end_busy_processes();
+  for (Proc& p : procs) p.answered.clear();
   pending.clear();
   good_slot.reset();
   std::deque<Job> failed = std::move(jobs);
   jobs.clear();
   for (Job& job : failed) {
-    std::vector<Slot> taken(std::make_move_iterator(slots.begin()),
-                            std::make_move_iterator(slots.begin() + static_cast<std::ptrdiff_t>(job.count)));
-    slots.erase(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(job.count));
-    slot_base += job.count;
+    std::vector<Slot> taken = take_front_slots(job.count);
     job.deliver(taken, error);
   }
   std::deque<Queued> queued;
@@ -1096,6 +1088,14 @@ void AdapterPool::Impl::fail_all(std::exception_ptr error) {
     queued.swap(incoming);
   }
   for (Queued& q : queued) q.deliver(q.slots, error);
+}
+
+std::vector<Slot> AdapterPool::Impl::take_front_slots(std::size_t count) {
+  auto end = slots.begin() + static_cast<std::ptrdiff_t>(count);
+  std::vector<Slot> taken(std::make_move_iterator(slots.begin()), std::make_move_iterator(end));
+  slots.erase(slots.begin(), end);
+  slot_base += count;
+  return taken;
 }
 
 void AdapterPool::Impl::take_incoming() {
@@ -1107,6 +1107,19 @@ void AdapterPool::Impl::take_incoming() {
   for (Queued& q : taken) admit(std::move(q.slots), q.counted, std::move(q.deliver));
 }
 
+void AdapterPool::Impl::drive(bool take_queued) {
+  try {
+    while (true) {
+      if (take_queued) take_incoming();
+      deliver_done();
+      if (jobs.empty()) return;
+      step();
+    }
+  } catch (...) {
+    fail_all(std::current_exception());
+  }
+}
+
 void AdapterPool::Impl::serve() {
   SigpipeGuard guard;  // for the thread's whole life: it writes to the children
   std::unique_lock<std::mutex> feed(feed_mutex);
@@ -1116,17 +1129,7 @@ void AdapterPool::Impl::serve() {
     feed.unlock();
     {
       std::lock_guard<std::mutex> engine(engine_mutex);
-      try {
-        while (true) {
-          take_incoming();
-          deliver_done();
-          if (jobs.empty()) break;
-          step();
-          deliver_done();
-        }
-      } catch (...) {
-        fail_all(std::current_exception());
-      }
+      drive(true);
     }
     feed.lock();
   }
@@ -1180,14 +1183,11 @@ std::vector<Slot> AdapterPool::Impl::call(std::vector<Slot> call, bool counted) 
             answered = std::move(slots);
           }
         });
-        deliver_done();
-        while (!jobs.empty()) {
-          step();
-          deliver_done();
-        }
       } catch (...) {
         fail_all(std::current_exception());
+        if (!failed) throw;  // the call was not taken
       }
+      drive(false);
       if (failed) std::rethrow_exception(failed);
       return std::move(*answered);
     }

@@ -5,7 +5,6 @@
 #include <atomic>
 #include <filesystem>
 #include <future>
-#include <mutex>
 
 #include "canonical/canonical_validator.hpp"
 #include "differential/canonical_comparator.hpp"
@@ -227,28 +226,24 @@ std::unique_ptr<ImplementationSet::InFlight> ImplementationSet::start(
   // written into the InFlight, which stays where it is (and waits for them) until finish().
   auto& pending = flight->pending;
   pending.resize(members_.size());
-  flight->errors.resize(members_.size());
   for (std::size_t i = 0; i < members_.size(); ++i) {
     if (!members_[i]->pool) continue;
     AdapterPool* pool = members_[i]->pool.get();
     InFlight* f = flight.get();
+    // Each of the member's calls keeps its own error; the last one answered settles the future: on
+    // the pool's thread, or on this one for a validate the adapter's hello rules out.
     struct Calls {
       std::promise<void> answered;
       std::atomic<int> left;
+      std::exception_ptr decode_error, validate_error;
     };
     auto calls = std::make_shared<Calls>();
     calls->left = int{layers.structural} + int{layers.canonical};
     pending[i] = calls->answered.get_future();
-    // The last of the member's calls to be answered settles its future: on the pool's thread, or
-    // on this one for a validate the adapter's hello rules out.
-    auto settle = [f, i, calls](std::exception_ptr error) {
-      if (error) {
-        std::lock_guard<std::mutex> lock(f->errors_mutex);
-        if (!f->errors[i]) f->errors[i] = error;
-      }
+    auto settle = [calls] {
       if (calls->left.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-      if (f->errors[i]) {
-        calls->answered.set_exception(f->errors[i]);
+      if (auto error = calls->decode_error ? calls->decode_error : calls->validate_error) {
+        calls->answered.set_exception(error);
       } else {
         calls->answered.set_value();
       }
@@ -256,17 +251,19 @@ std::unique_ptr<ImplementationSet::InFlight> ImplementationSet::start(
     if (calls->left == 0) calls->answered.set_value();
     if (layers.structural) {
       pool->submit_decode(f->batch,
-                          [f, i, settle](std::vector<ImplResult> results, std::exception_ptr error) {
+                          [f, i, calls, settle](std::vector<ImplResult> results, std::exception_ptr error) {
                             f->per_member[i] = std::move(results);
-                            settle(error);
+                            calls->decode_error = error;
+                            settle();
                           });
     }
     if (layers.canonical) {
-      pool->submit_validate(f->to_validate,
-                            [f, i, settle](std::vector<ValidateResult> results, std::exception_ptr error) {
-                              f->verdicts[i] = std::move(results);
-                              settle(error);
-                            });
+      pool->submit_validate(f->to_validate, [f, i, calls, settle](std::vector<ValidateResult> results,
+                                                                  std::exception_ptr error) {
+        f->verdicts[i] = std::move(results);
+        calls->validate_error = error;
+        settle();
+      });
     }
   }
   for (std::size_t i = 0; i < members_.size(); ++i) {

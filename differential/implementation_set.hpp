@@ -11,7 +11,6 @@
 #include <future>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -82,8 +81,6 @@ class ImplementationSet {
     std::vector<std::vector<ImplResult>> per_member;  // by member, then payload
     std::vector<std::vector<ValidateResult>> verdicts;
     std::vector<std::future<void>> pending;  // the pools' work, one a member with a pool
-    std::vector<std::exception_ptr> errors;  // by member: what its pool's loop died of
-    std::mutex errors_mutex;
     bool adapters_done = false;
     InFlight() = default;
     InFlight(const InFlight&) = delete;
