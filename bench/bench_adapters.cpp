@@ -22,8 +22,12 @@
 // figures only mean something next to it.
 // --config FILE reads the adapters from another configuration than adapters/default.json (for
 // example one that also names main's build as "cpp-main", to measure before and after in one run).
+// --protocol-floor adds a row, cpp-echo, for the cpp adapter with --echo-input (every decode answered without
+// decoding, the answer as long as the input): the CPU a request the protocol alone costs each side.
+// With the cpp row's in-context time per decode D and that adapter CPU A, no pipe-line adapter can
+// beat D / (D + A) of the in-context rate: the bound is printed under the table.
 // Usage: bench_adapters [--adapters a,b] [--config FILE] [--seconds S] [--in-flight N] [--batch N]
-//                       [root:file.json ...]
+//                       [--protocol-floor] [root:file.json ...]
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -356,6 +360,7 @@ int main(int argc, char** argv) {
   double seconds = 4;
   std::size_t in_flight = 64, batch_size = 1024;
   std::string config_path = differential::default_adapter_config_path();
+  bool protocol_floor = false;
   std::vector<Payload> payloads;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -376,9 +381,12 @@ int main(int argc, char** argv) {
       in_flight = std::stoul(value("--in-flight"));
     } else if (a == "--batch") {
       batch_size = std::max<std::size_t>(1, std::stoul(value("--batch")));
+    } else if (a == "--protocol-floor") {
+      protocol_floor = true;
     } else if (a == "--help" || a == "-h") {
       std::cout << "usage: bench_adapters [--adapters cpp,python,rust] [--config adapters/default.json] "
-                   "[--seconds 4] [--in-flight 64] [--batch 1024] [root:payload.json | DIR ...]\n"
+                   "[--seconds 4] [--in-flight 64] [--batch 1024] [--protocol-floor] "
+                   "[root:payload.json | DIR ...]\n"
                    "DIR: a folder of <root>/ folders of payloads, e.g. a fuzz run's sent-sample/ "
                    "(crosscheck fuzz --sent-sample N)\n";
       return 0;
@@ -473,6 +481,18 @@ int main(int argc, char** argv) {
     }
     rows.push_back(bench_adapter(config, payloads, cpp_round, seconds, in_flight, batch_size));
     std::cout << "  " << rows.back().adapter << ": done\n" << std::flush;
+    if (protocol_floor && config.spec.name == "cpp" && !config.unavailable) {
+      config.spec.argv.push_back("--echo-input");
+      config.spec.name = "cpp-echo";
+      rows.push_back(bench_adapter(config, payloads, cpp_round, seconds, in_flight, batch_size));
+      std::cout << "  " << rows.back().adapter << ": done\n" << std::flush;
+    }
+  }
+  if (protocol_floor && std::none_of(rows.begin(), rows.end(), [](const Row& r) {
+        return r.adapter == "cpp-echo" && r.skipped.empty();
+      })) {
+    std::cerr << "ERROR: --protocol-floor needs the cpp adapter (--adapters cpp,...) and it could not run\n";
+    return 2;
   }
 
   std::cout << "\n"
@@ -517,6 +537,26 @@ int main(int argc, char** argv) {
     for (const auto& [outcome, n] : r.outcomes) std::cout << " " << outcome << " " << n;
     if (!r.note.empty()) std::cout << "; " << r.note;
     std::cout << "\n";
+  }
+  if (protocol_floor) {
+    // The echo row's adapter CPU is every part of a request but the decode; the cpp row's in-context
+    // rate is the decode as a run's requests see it. A pipe-line adapter spends both on each request.
+    const Row* cpp = nullptr;
+    const Row* echo = nullptr;
+    for (const auto& r : rows) {
+      if (r.adapter == "cpp") cpp = &r;
+      if (r.adapter == "cpp-echo") echo = &r;
+    }
+    if (cpp && echo && cpp->in_context > 0) {
+      double decode_us = 1e6 / cpp->in_context;
+      std::cout << "protocol floor: the protocol alone costs the adapter " << fixed(echo->adapter_cpu_us, 2)
+                << " us and the harness " << fixed(echo->harness_cpu_us, 2)
+                << " us of CPU a request; with cpp's in-context decode at " << fixed(decode_us, 2)
+                << " us, harness / in-context can reach at most " << fixed(decode_us, 2) << " / ("
+                << fixed(decode_us, 2) << " + " << fixed(echo->adapter_cpu_us, 2)
+                << ") = " << fixed(decode_us / (decode_us + echo->adapter_cpu_us), 2)
+                << " over this transport (measured: " << fixed(cpp->harness / cpp->in_context, 2) << ")\n";
+    }
   }
   std::cout << "load average at end: " << load_average() << "\n";
   return 0;

@@ -85,8 +85,18 @@ void append_batch(std::string& out, std::string_view id, std::size_t entries, An
 
 std::string id_text(const Value* id) { return id ? json::write(*id) : std::string("null"); }
 
+// What answers decodes. `echo_input` (serve-adapter --echo-input) skips the decoder: every decode is
+// answered "accepted" with its input as the encoding, so that bench_adapters can measure what the
+// protocol alone costs both processes (bench/README.md, "the protocol's floor"). Its answers mean
+// nothing; its hello names it "cpp-echo" (not the reference's name), and no adapter configuration the
+// project ships selects it.
+struct Engine {
+  decoder::Decoder& decoder;
+  bool echo_input = false;
+};
+
 // A decode of `input` (base64 text) as root `root_name`.
-void append_decode(std::string& out, const schema::Ir& ir, decoder::Decoder& decoder, std::string_view id,
+void append_decode(std::string& out, const schema::Ir& ir, Engine& engine, std::string_view id,
                    std::string_view root_name, std::string_view input) {
   const schema::Root* root = ir.find_root(root_name);
   // An unknown root is "unsupported" whatever the input: the answer must not depend on the order
@@ -94,7 +104,13 @@ void append_decode(std::string& out, const schema::Ir& ir, decoder::Decoder& dec
   if (!root) return append_error(out, id, "no root named " + std::string(root_name), "unsupported");
   auto bytes = base64_decode(input);
   if (!bytes) return append_error(out, id, "invalid base64");
-  decoder::DecodeResult result = decoder.decode(*root, *bytes);
+  decoder::DecodeResult result;
+  if (engine.echo_input) {
+    result.accepted = true;
+    result.encoded = std::move(*bytes);
+  } else {
+    result = engine.decoder.decode(*root, *bytes);
+  }
   out += "{\"id\":";
   out += id;
   out += result.accepted ? ",\"outcome\":\"accepted\",\"diagnostics\":["
@@ -260,9 +276,9 @@ class RequestLayout {
 
 // ---- requests through the lossless parser ------------------------------------------------------
 
-Value hello_answer(const schema::Ir& ir) {
+Value hello_answer(const schema::Ir& ir, bool echo_input) {
   Value impl = Value::object();
-  impl.add("name", Value::string(std::string(verdict::kReferenceImplementation)));
+  impl.add("name", Value::string(echo_input ? "cpp-echo" : std::string(verdict::kReferenceImplementation)));
   impl.add("language", Value::string("c++"));
   impl.add("version", Value::string(CROSSCHECK_VERSION));
   impl.add("languageVersion", Value::string(__VERSION__));
@@ -277,7 +293,9 @@ Value hello_answer(const schema::Ir& ir) {
   for (const auto& r : ir.roots) roots.push(Value::string(r.snake_name));
   a.add("roots", std::move(roots));
   Value layers = Value::array();
-  for (const auto& l : differential::reference_layers()) layers.push(Value::string(l));
+  for (const auto& l : differential::reference_layers()) {
+    if (!echo_input || l == "structural") layers.push(Value::string(l));
+  }
   a.add("layers", std::move(layers));
   Value batch = Value::object();
   batch.add("max", Value::number(std::to_string(kBatchMax)));
@@ -300,7 +318,7 @@ void validate_request(std::string& out, const schema::Ir& ir, const Value& req) 
 }
 
 // The answer to one decode, bench, validate or unknown-op request object.
-void answer_request(std::string& out, const schema::Ir& ir, decoder::Decoder& decoder, const Value& req) {
+void answer_request(std::string& out, const schema::Ir& ir, Engine& engine, const Value& req) {
   const Value* op = req.find("op");
   const Value* id = req.find("id");
   std::string op_name = op && op->is_string() ? op->string_value() : "";
@@ -314,21 +332,21 @@ void answer_request(std::string& out, const schema::Ir& ir, decoder::Decoder& de
                         "bad request: decode needs an integer id, a root and a base64 input");
   }
   if (op_name == "decode")
-    return append_decode(out, ir, decoder, id_text(id), root_name->string_value(), input->string_value());
+    return append_decode(out, ir, engine, id_text(id), root_name->string_value(), input->string_value());
   auto bytes = base64_decode(input->string_value());
   const schema::Root* root = ir.find_root(root_name->string_value());
   const Value* iterations = req.find("iterations");
   unsigned long long n = iterations && iterations->is_number() ? std::stoull(iterations->number_text()) : 1;
   if (!bytes || !root) return append_error(out, id_text(id), !bytes ? "invalid base64" : "unsupported root");
   auto start = std::chrono::steady_clock::now();
-  for (unsigned long long i = 0; i < n; ++i) decoder.decode(*root, *bytes);
+  for (unsigned long long i = 0; i < n; ++i) engine.decoder.decode(*root, *bytes);
   auto nanos =
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
   out += "{\"id\":" + id_text(id) + ",\"nanos\":" + std::to_string(nanos) + "}";
 }
 
 // The batch op: one answer per entry, in order, in one line; a bad entry is answered as a bad request.
-void answer_batch(std::string& out, const schema::Ir& ir, decoder::Decoder& decoder, const Value& req) {
+void answer_batch(std::string& out, const schema::Ir& ir, Engine& engine, const Value& req) {
   const Value* id = req.find("id");
   const Value* entries = req.find("requests");
   const std::string batch_id = id && id->is_number() ? id_text(id) : "null";
@@ -353,7 +371,7 @@ void answer_batch(std::string& out, const schema::Ir& ir, decoder::Decoder& deco
       return append_error(out, entry_id && entry_id->is_number() ? id_text(entry_id) : "null",
                           "bad request: a batch entry is a decode or validate request object");
     }
-    answer_request(out, ir, decoder, entry);
+    answer_request(out, ir, engine, entry);
   });
 }
 
@@ -416,15 +434,16 @@ void send(std::string& out) {
   out.clear();
 }
 
-int serve(const std::string& schema_path) {
+int serve(const std::string& schema_path, bool echo_input) {
   schema::Ir ir = load_ir_or_fail(schema_path);
   decoder::Decoder decoder(ir);
+  Engine engine{decoder, echo_input};
   LineReader reader;
   std::string out;
   std::vector<RequestLayout::Entry> entries;
   auto answer_entry = [&](const RequestLayout::Entry& e) {
     if (e.op == RequestLayout::Op::kDecode) {
-      append_decode(out, ir, decoder, e.id, e.name, e.input);
+      append_decode(out, ir, engine, e.id, e.name, e.input);
     } else {
       append_validate(out, ir, e.id, e.name, e.input);
     }
@@ -464,15 +483,15 @@ int serve(const std::string& schema_path) {
         send(out);
         return 2;
       }
-      out = json::write(hello_answer(ir));
+      out = json::write(hello_answer(ir, echo_input));
       send(out);
       continue;
     }
     if (op_name == "shutdown") return 0;
     if (op_name == "batch") {
-      answer_batch(out, ir, decoder, req);
+      answer_batch(out, ir, engine, req);
     } else {
-      answer_request(out, ir, decoder, req);
+      answer_request(out, ir, engine, req);
     }
     send(out);
   }
@@ -485,8 +504,12 @@ const Registration kServeAdapter{CommandSpec{
     "  crosscheck serve-adapter --schema path/to/schemas.json",
     [](CLI::App& sub) {
       auto schema = std::make_shared<std::string>();
+      auto echo_input = std::make_shared<bool>(false);
       sub.add_option("--schema", *schema, "Schema folder (with manifest.json) or SDK schemas.json bundle");
-      return [schema] { return serve(*schema); };
+      sub.add_flag("--echo-input", *echo_input,
+                   "Benchmarks only: answer every decode 'accepted' with its input as the encoding, without "
+                   "decoding (what the protocol alone costs; bench/README.md). Not an implementation");
+      return [schema, echo_input] { return serve(*schema, *echo_input); };
     }}};
 
 }  // namespace

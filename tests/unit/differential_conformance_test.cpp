@@ -236,5 +236,26 @@ TEST(Conformance, ServeAdapterPassesEveryCheck) {
       << by_name(r)["large-payload"]->detail;
 }
 
+// serve-adapter --echo-input (bench_adapters --protocol-floor) answers without decoding: the suite must
+// not let it pass for a decoder, and its hello must not claim to be the reference.
+TEST(Conformance, ServeAdapterEchoInputIsNoDecoder) {
+  std::string exe = std::string(CROSSCHECK_BINARY_DIR) + "/crosscheck";
+  if (!std::filesystem::exists(exe) || !schema::default_schema_path()) {
+    GTEST_SKIP() << "no " << exe << " or no installed schema";
+  }
+  AdapterSpec spec;
+  spec.name = "cpp-echo";
+  spec.argv = {exe, "serve-adapter", "--echo-input"};
+  Report r = run(spec, quick());
+  ASSERT_FALSE(r.start_error) << *r.start_error;
+  EXPECT_FALSE(r.passed()) << format(r);
+  EXPECT_EQ(failed(r), (std::set<std::string>{"invalid-json", "not-utf8"})) << format(r);
+  // Named cpp-echo, and it claims no canonical layer (its validate answers would be the reference's).
+  EXPECT_NE(by_name(r)["handshake"]->detail.find("cpp-echo"), std::string::npos)
+      << by_name(r)["handshake"]->detail;
+  EXPECT_NE(by_name(r)["handshake"]->detail.find("layers structural,"), std::string::npos)
+      << by_name(r)["handshake"]->detail;
+}
+
 }  // namespace
 }  // namespace crosscheck::differential::conformance
