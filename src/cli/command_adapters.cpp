@@ -1,7 +1,6 @@
 // command_adapters.cpp: `crosscheck adapters`, who each adapter is, which schema it was generated from,
 // which roots the implementations share (the skew table) and the layer-3 interop clients; with --check, the
 // protocol conformance suite (differential/conformance.hpp) against each selected adapter instead.
-#include <unistd.h>
 
 #include <algorithm>
 #include <iomanip>
@@ -14,6 +13,7 @@
 #include "json/value.hpp"
 #include "scenario/client_config.hpp"
 #include "util/result.hpp"
+#include "util/running_executable.hpp"
 #include "verdict/blame.hpp"
 
 namespace crosscheck::cli {
@@ -110,16 +110,6 @@ int list_adapters(AdapterOptions options) {
   return kExitClean;
 }
 
-// The executable running now, so that --check on the cpp entry tests this build's serve-adapter when
-// the configured build/crosscheck does not exist.
-std::string self_executable() {
-  std::string buf(4096, '\0');
-  ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
-  if (n <= 0) return "";
-  buf.resize(static_cast<std::size_t>(n));
-  return buf;
-}
-
 // Exit 0 when every check of every started adapter passed, 1 when a check failed, 3 when an adapter
 // that should run could not start. An unavailable adapter in the default selection (an SDK checkout
 // that is not set up here) is reported as skipped; one named with --adapters counts as not started.
@@ -144,7 +134,8 @@ int check_adapters(const AdapterOptions& options) {
   for (auto config : selected.value()) {
     if (config.unavailable && config.spec.name == verdict::kReferenceImplementation &&
         config.spec.argv.size() >= 2 && config.spec.argv[1] == "serve-adapter") {
-      std::string self = self_executable();
+      // This build's serve-adapter when the configured build/crosscheck does not exist.
+      std::string self = running_executable();
       if (!self.empty()) {
         std::cout << "note: cpp: " << *config.unavailable << "; checking this executable instead: " << self
                   << "\n";

@@ -26,6 +26,7 @@
 #include "scenario/client_config.hpp"
 #include "scenario_campaign/contextual_campaign.hpp"
 #include "util/result.hpp"
+#include "util/running_executable.hpp"
 
 namespace crosscheck::cli {
 namespace {
@@ -210,7 +211,7 @@ void fuzz_contextual(const FuzzOptions& o, const campaign::CampaignOptions& c, c
   std::error_code ec;
   l3.client_config = o.client_config.empty() ? "" : std::filesystem::absolute(o.client_config, ec).string();
   l3.schema = o.adapters.schema.empty() ? "" : std::filesystem::absolute(o.adapters.schema, ec).string();
-  l3.crosscheck_exe = std::filesystem::read_symlink("/proc/self/exe").string();
+  l3.crosscheck_exe = running_executable();
   l3.batch = o.scenario_batch;
   l3.seconds = seconds;
   if (!seconds) l3.batches = o.scenario_batches;

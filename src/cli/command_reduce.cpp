@@ -22,6 +22,7 @@
 #include "scenario/reference_result.hpp"
 #include "scenario/server_admission.hpp"
 #include "util/result.hpp"
+#include "util/running_executable.hpp"
 
 namespace crosscheck::cli {
 namespace {
@@ -63,7 +64,7 @@ class ClientRig {
     work_ = pattern;
     scenario::RunnerOptions options;
     options.work_dir = (fs::path(work_) / "clients").string();
-    options.crosscheck_exe = fs::read_symlink("/proc/self/exe").string();
+    options.crosscheck_exe = running_executable();
     scenario::AdmissionOptions admission;
     admission.work_dir = (fs::path(work_) / "servers").string();
     for (const auto& x : clients_) {

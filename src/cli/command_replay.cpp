@@ -19,6 +19,7 @@
 #include "scenario/reference_result.hpp"
 #include "scenario/server_admission.hpp"
 #include "util/result.hpp"
+#include "util/running_executable.hpp"
 
 namespace crosscheck::cli {
 namespace {
@@ -119,7 +120,7 @@ int replay_scenario(const AdapterOptions& adapters, const ScenarioOptions& o, co
   } else {
     scenario::RunnerOptions options;
     options.work_dir = (fs::path(work) / "clients").string();
-    options.crosscheck_exe = fs::read_symlink("/proc/self/exe").string();
+    options.crosscheck_exe = running_executable();
     scenario::RowResult ref = scenario::reference_result(reference.value(), row);
     std::vector<scenario::RowResult> answers;
     answers.reserve(clients.size());

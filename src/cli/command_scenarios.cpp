@@ -41,6 +41,7 @@
 #include "scenario/server_admission.hpp"
 #include "scenario/skew.hpp"
 #include "scenario/verdict.hpp"
+#include "util/running_executable.hpp"
 
 namespace crosscheck::cli {
 namespace {
@@ -193,7 +194,7 @@ int run(Options& o) {
 
   scenario::RunnerOptions runner_options;
   runner_options.work_dir = (fs::path(o.out) / "clients").string();
-  runner_options.crosscheck_exe = fs::read_symlink("/proc/self/exe").string();
+  runner_options.crosscheck_exe = running_executable();
   runner_options.batch_deadline = std::chrono::milliseconds(
       static_cast<long long>(parse_duration("--batch-deadline", o.batch_deadline) * 1000));
   runner_options.batch_size = o.batch_size;

@@ -15,6 +15,7 @@
 #include "run/finding_file.hpp"
 #include "selftest/selftest.hpp"
 #include "util/result.hpp"
+#include "util/running_executable.hpp"
 
 namespace crosscheck::cli {
 namespace {
@@ -102,16 +103,15 @@ int selftest_main(const SelftestOptions& o) {
   }
   {
     std::error_code ec;
-    fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    s.crosscheck_exe = ec ? std::string("crosscheck") : self.string();
+    std::string self = running_executable();
+    s.crosscheck_exe = self.empty() ? std::string("crosscheck") : self;
     s.schema_path = o.schema.empty() ? "" : fs::absolute(o.schema, ec).lexically_normal().string();
     s.client_config = o.client_config;
   }
   s.deadline = std::chrono::milliseconds(static_cast<long long>(o.deadline_s * 1000));
   if (o.reference.empty()) {
-    std::error_code ec;
-    fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    s.reference = {ec ? std::string("crosscheck") : self.string(), "serve-adapter"};
+    std::string self = running_executable();
+    s.reference = {self.empty() ? std::string("crosscheck") : self, "serve-adapter"};
     if (!o.schema.empty()) s.reference.insert(s.reference.end(), {"--schema", o.schema});
   } else {
     s.reference = split_words(o.reference);
