@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,15 +25,22 @@ bool node_accepts(const json::SchemaNode& node, const json::Value& v);
 /// Code points of WTF-8 (a lone surrogate is one).
 std::size_t code_point_count(const std::string& wtf8);
 
+/// One position of the walked instance. Its pointer and index path are built on demand from its
+/// parents: kept in every position, they made the walk of an n-deep input O(n^2) in memory (heaptrack
+/// found about 8 MB of them at the peak of a main job whose mutants reach the parser's 1,000 levels).
 struct CanonicalPosition {
-  std::string path;                            ///< JSON Pointer
-  std::vector<std::size_t> steps;              ///< member or item index at each level
+  const CanonicalPosition* parent = nullptr;   ///< null at the root; positions live in a deque
+  std::size_t step = 0;                        ///< member or item index in the parent
   const json::Value* value = nullptr;          ///< into the walked instance
   std::vector<const json::SchemaNode*> nodes;  ///< every node that applies here
+
+  std::string path() const;                ///< JSON Pointer
+  std::vector<std::size_t> steps() const;  ///< member or item index at each level
 };
 
-/// Every position of `value` under `root`, parents before children.
-std::vector<CanonicalPosition> canonical_walk(const json::SchemaNode& root, const json::Value& value);
+/// Every position of `value` under `root`, parents before children (a deque: each position points
+/// at its parent, so none may move).
+std::deque<CanonicalPosition> canonical_walk(const json::SchemaNode& root, const json::Value& value);
 
 /// The value at `steps` in `root` (a copy being edited).
 json::Value& value_at(json::Value& root, const std::vector<std::size_t>& steps);
@@ -43,7 +51,7 @@ struct CanonicalContext {
   const json::Value& value;
   Mutation mutation;
   Rng rng;
-  std::vector<CanonicalPosition> positions;
+  std::deque<CanonicalPosition> positions;
 
   /// Indices of the positions satisfying `pred`, rotated to start at a seed-drawn one.
   template <class Pred>

@@ -30,38 +30,31 @@ void applying(const SchemaNode* n, const Value& v, std::vector<const SchemaNode*
     applying(node_accepts(*n->if_schema, v) ? n->then_schema : n->else_schema, v, out, guard + 1);
 }
 
-void walk_into(const std::vector<const SchemaNode*>& conj, const Value& v, CanonicalPosition here,
-               std::vector<CanonicalPosition>& out) {
-  for (const SchemaNode* n : conj) applying(n, v, here.nodes, 0);
+void walk_into(const std::vector<const SchemaNode*>& conj, const Value& v, const CanonicalPosition* parent,
+               std::size_t step, std::deque<CanonicalPosition>& out) {
+  CanonicalPosition& here = out.emplace_back();
+  here.parent = parent;
+  here.step = step;
   here.value = &v;
-  const std::vector<const SchemaNode*> nodes = here.nodes;
-  const std::string path = here.path;
-  const std::vector<std::size_t> steps = here.steps;
-  out.push_back(std::move(here));
+  for (const SchemaNode* n : conj) applying(n, v, here.nodes, 0);
   if (v.is_object()) {
     for (std::size_t i = 0; i < v.members().size(); ++i) {
-      const json::Member& m = v.members()[i];
       std::vector<const SchemaNode*> child;
-      for (const SchemaNode* n : nodes) {
-        if (auto it = n->property_index.find(m.key); it != n->property_index.end()) {
+      for (const SchemaNode* n : here.nodes) {
+        if (auto it = n->property_index.find(v.members()[i].key); it != n->property_index.end()) {
           child.push_back(it->second);
         } else if (n->additional) {
           child.push_back(n->additional);
         }
       }
-      CanonicalPosition next{path, steps, nullptr, {}};
-      json::append_pointer_token(next.path, m.key);
-      next.steps.push_back(i);
-      walk_into(child, m.value, std::move(next), out);
+      walk_into(child, v.members()[i].value, &here, i, out);
     }
   } else if (v.is_array()) {
     for (std::size_t i = 0; i < v.items().size(); ++i) {
       std::vector<const SchemaNode*> child;
-      for (const SchemaNode* n : nodes)
+      for (const SchemaNode* n : here.nodes)
         if (n->items) child.push_back(n->items);
-      CanonicalPosition next{path + "/" + std::to_string(i), steps, nullptr, {}};
-      next.steps.push_back(i);
-      walk_into(child, v.items()[i], std::move(next), out);
+      walk_into(child, v.items()[i], &here, i, out);
     }
   }
 }
@@ -97,9 +90,31 @@ std::uint64_t name_hash(std::string_view name) {
 
 }  // namespace
 
-std::vector<CanonicalPosition> canonical_walk(const SchemaNode& root, const Value& value) {
-  std::vector<CanonicalPosition> out;
-  walk_into({&root}, value, CanonicalPosition{}, out);
+std::deque<CanonicalPosition> canonical_walk(const SchemaNode& root, const Value& value) {
+  std::deque<CanonicalPosition> out;
+  walk_into({&root}, value, nullptr, 0, out);
+  return out;
+}
+
+std::vector<std::size_t> CanonicalPosition::steps() const {
+  std::vector<std::size_t> out;
+  for (const CanonicalPosition* p = this; p->parent; p = p->parent) out.push_back(p->step);
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+std::string CanonicalPosition::path() const {
+  std::vector<const CanonicalPosition*> chain;
+  for (const CanonicalPosition* p = this; p->parent; p = p->parent) chain.push_back(p);
+  std::string out;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const Value& in = *(*it)->parent->value;
+    if (in.is_object()) {
+      json::append_pointer_token(out, in.members()[(*it)->step].key);
+    } else {
+      out += "/" + std::to_string((*it)->step);
+    }
+  }
   return out;
 }
 
@@ -192,8 +207,8 @@ std::vector<std::size_t> format_targets(CanonicalContext& ctx, json::Format form
 std::optional<Mutant> replace_string(CanonicalContext& ctx, const CanonicalPosition& p, std::string text,
                                      const std::string& edge) {
   Value edited = ctx.value;
-  value_at(edited, p.steps) = Value::string(std::move(text));
-  return ctx.make(edited, edge, p.path);
+  value_at(edited, p.steps()) = Value::string(std::move(text));
+  return ctx.make(edited, edge, p.path());
 }
 
 }  // namespace
@@ -388,8 +403,8 @@ std::optional<Mutant> mutate_minimum_edge(CanonicalContext& ctx) {
   }
   const auto& [text, what] = edges[ctx.rng.below(edges.size())];
   Value edited = ctx.value;
-  value_at(edited, p.steps) = Value::number(text);
-  return ctx.make(edited, "minimum " + minimum->number_text() + " edge: " + what + " " + text, p.path);
+  value_at(edited, p.steps()) = Value::number(text);
+  return ctx.make(edited, "minimum " + minimum->number_text() + " edge: " + what + " " + text, p.path());
 }
 
 namespace {
@@ -448,18 +463,18 @@ std::optional<Mutant> mutate_equality_spelling(CanonicalContext& ctx) {
                                                 t.find_first_of(".eE") == std::string::npos ? t + "0E-1" : t};
     Value edited = ctx.value;
     const std::string& chosen = spellings[ctx.rng.below(spellings.size())];
-    value_at(edited, p.steps) = Value::number(chosen);
-    return ctx.make(edited, "const/enum number " + t + " respelled " + chosen, p.path);
+    value_at(edited, p.steps()) = Value::number(chosen);
+    return ctx.make(edited, "const/enum number " + t + " respelled " + chosen, p.path());
   }
   const CanonicalPosition& p = ctx.positions[arrays.front()];
   const Value& element = p.value->items()[ctx.rng.below(p.value->items().size())];
   Value edited = ctx.value;
   const bool numeric = has_number(element);
-  value_at(edited, p.steps).push(numeric ? respelled(element) : element);
+  value_at(edited, p.steps()).push(numeric ? respelled(element) : element);
   return ctx.make(edited,
                   numeric ? "uniqueItems: an item repeated with its numbers respelled (1 -> 1.0)"
                           : "uniqueItems: an item repeated",
-                  p.path);
+                  p.path());
 }
 
 std::optional<Mutant> mutate_closed_object_member(CanonicalContext& ctx) {
@@ -485,10 +500,10 @@ std::optional<Mutant> mutate_closed_object_member(CanonicalContext& ctx) {
     edge = "a known member's name in another case in a closed object";
   }
   Value edited = ctx.value;
-  Value& object = value_at(edited, p.steps);
+  Value& object = value_at(edited, p.steps());
   if (object.find(key)) key += "X";
   object.add(key, Value::string("x"));
-  return ctx.make(edited, edge + " ('" + key + "')", p.path);
+  return ctx.make(edited, edge + " ('" + key + "')", p.path());
 }
 
 std::optional<Mutant> mutate_if_branch(CanonicalContext& ctx) {
@@ -510,11 +525,11 @@ std::optional<Mutant> mutate_if_branch(CanonicalContext& ctx) {
     std::optional<Value> flipped = ctx.generator.valid_for(*p.nodes.front(), ctx.rng.next(), choices);
     if (!flipped || node_accepts(*chosen->if_schema, *flipped) == was_then) continue;
     Value edited = ctx.value;
-    value_at(edited, p.steps) = std::move(*flipped);
+    value_at(edited, p.steps()) = std::move(*flipped);
     return ctx.make(edited,
                     std::string("if/then/else: regenerated to take the ") + (was_then ? "else" : "then") +
                         " side (it took " + (was_then ? "then" : "else") + ")",
-                    p.path);
+                    p.path());
   }
   return std::nullopt;
 }
@@ -529,7 +544,7 @@ std::optional<Mutant> mutate_contains_edge(CanonicalContext& ctx) {
   for (const SchemaNode* n : p.nodes)
     if (n->contains) contains = n->contains;
   Value edited = ctx.value;
-  Value& array = value_at(edited, p.steps);
+  Value& array = value_at(edited, p.steps());
   std::vector<Value> fitting, others;
   for (const Value& e : array.items()) (node_accepts(*contains, e) ? fitting : others).push_back(e);
   std::string edge;
@@ -541,7 +556,7 @@ std::optional<Mutant> mutate_contains_edge(CanonicalContext& ctx) {
     array.items() = others;
     edge = "contains: exactly one fitting item, last";
   }
-  return ctx.make(edited, edge, p.path);
+  return ctx.make(edited, edge, p.path());
 }
 
 std::optional<Mutant> mutate_property_names_edge(CanonicalContext& ctx) {
@@ -551,7 +566,7 @@ std::optional<Mutant> mutate_property_names_edge(CanonicalContext& ctx) {
   if (targets.empty()) return std::nullopt;
   const CanonicalPosition& p = ctx.positions[targets.front()];
   Value edited = ctx.value;
-  Value& object = value_at(edited, p.steps);
+  Value& object = value_at(edited, p.steps());
   // The new member's value: a copy of an existing one where there is one (it fits the members'
   // schema), else a string.
   const Value member = object.members().empty() ? Value::string("x") : object.members().front().value;
@@ -568,7 +583,7 @@ std::optional<Mutant> mutate_property_names_edge(CanonicalContext& ctx) {
   const auto& [name, what] = names[ctx.rng.below(names.size())];
   if (object.find(name)) return std::nullopt;
   object.add(name, member);
-  return ctx.make(edited, "propertyNames: a member named with " + what, p.path);
+  return ctx.make(edited, "propertyNames: a member named with " + what, p.path());
 }
 
 std::optional<Mutant> mutate_min_properties_edge(CanonicalContext& ctx) {
@@ -581,12 +596,13 @@ std::optional<Mutant> mutate_min_properties_edge(CanonicalContext& ctx) {
   for (const SchemaNode* n : p.nodes)
     if (n->min_properties) min = std::max(min, *n->min_properties);
   Value edited = ctx.value;
-  Value& object = value_at(edited, p.steps);
+  Value& object = value_at(edited, p.steps());
   const std::size_t keep = ctx.rng.chance(0.5) || min == 0 ? min : min - 1;
   if (object.members().size() < keep) return std::nullopt;
   object.members().resize(keep);
-  return ctx.make(
-      edited, "minProperties " + std::to_string(min) + ": " + std::to_string(keep) + " members kept", p.path);
+  return ctx.make(edited,
+                  "minProperties " + std::to_string(min) + ": " + std::to_string(keep) + " members kept",
+                  p.path());
 }
 
 }  // namespace crosscheck::gen

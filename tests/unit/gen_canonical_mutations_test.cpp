@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -54,7 +55,7 @@ std::vector<Seen> mutants_of(Mutation family, std::uint64_t seeds = 6) {
       Seen s{document, *v, parsed.value(), m->description, m->path, false, {}};
       s.valid = validator.validate(document, m->bytes)->valid;
       for (const CanonicalPosition& p : canonical_walk(*validator.root(document), *v))
-        if (p.path == m->path) s.nodes = p.nodes;
+        if (p.path() == m->path) s.nodes = p.nodes;
       // The description states the reference's verdict, as computed.
       EXPECT_NE(m->description.find(s.valid ? "reference: valid" : "reference: invalid"), std::string::npos)
           << m->description;
@@ -93,6 +94,37 @@ TEST(CanonicalMutations, FamiliesAreListedAfterTheStructuralOnesAndNamed) {
   const json::Value v = *generator.valid("intercept-request", 1);
   EXPECT_FALSE(generator.mutate("intercept-request", v, Mutation::kUnknownMember, 1).has_value());
   EXPECT_TRUE(generator.any_mutant("intercept-request", v, 1).has_value());
+}
+
+// Each position's pointer and index path, built from its parents: escaped keys, array indices, and
+// a 1,000-deep array (the parser's limit) whose deepest position still knows its whole way down.
+TEST(CanonicalMutations, WalkPositionsKnowTheirPathAndSteps) {
+  ASSERT_NE(testing::real_schema().ir, nullptr) << testing::real_schema().error;
+  const json::SchemaNode& root = *real_validator().root("intercept-request");
+  auto v = json::parse(R"({"a":[{"b/~":1},2],"c":null})");
+  ASSERT_TRUE(v.ok());
+  std::deque<CanonicalPosition> positions = canonical_walk(root, v.value());
+  std::vector<std::string> paths;
+  std::vector<std::vector<std::size_t>> steps;
+  for (const CanonicalPosition& p : positions) {
+    paths.push_back(p.path());
+    steps.push_back(p.steps());
+  }
+  EXPECT_EQ(paths, (std::vector<std::string>{"", "/a", "/a/0", "/a/0/b~1~0", "/a/1", "/c"}));
+  EXPECT_EQ(steps, (std::vector<std::vector<std::size_t>>{{}, {0}, {0, 0}, {0, 0, 0}, {0, 1}, {1}}));
+  EXPECT_EQ(positions[3].value, &v.value().members()[0].value.items()[0].members()[0].value);
+  EXPECT_FALSE(positions[0].nodes.empty());  // the root's schema applies at the root
+
+  std::string deep = std::string(1000, '[') + "7" + std::string(1000, ']');
+  auto d = json::parse(deep);
+  ASSERT_TRUE(d.ok());
+  std::deque<CanonicalPosition> down = canonical_walk(root, d.value());
+  ASSERT_EQ(down.size(), 1001u);
+  EXPECT_EQ(down.back().steps(), std::vector<std::size_t>(1000, 0));
+  std::string zeros;
+  for (int i = 0; i < 1000; ++i) zeros += "/0";
+  EXPECT_EQ(down.back().path(), zeros);
+  EXPECT_EQ(down.back().value->number_text(), "7");
 }
 
 TEST(CanonicalMutations, LengthEdgeCountsCodePoints) {
