@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "bench/bench_support.hpp"
+#include "core/impl_result.hpp"
 #include "decoder/decoder.hpp"
 #include "differential/adapter_config.hpp"
 #include "differential/adapter_pool.hpp"
@@ -322,7 +323,7 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
     double spent = 0;
     while (spent < seconds / kRounds) {
       auto results = pool.decode(batch);
-      for (const auto& r : results) ++row.outcomes[differential::outcome_name(r.outcome)];
+      for (const auto& r : results) ++row.outcomes[core::outcome_name(r.outcome)];
       row.requests += results.size();
       spent = std::chrono::duration<double>(Clock::now() - start).count();
     }

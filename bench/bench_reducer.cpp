@@ -190,7 +190,7 @@ int main(int argc, char** argv) {
   std::string bucket;
   auto first = set.run({{f.root, input}});
   for (const auto& d : first.front().divergences) {
-    if (d.cls == differential::DivergenceClass::kAcceptance) bucket = d.bucket;
+    if (d.cls == core::DivergenceClass::kAcceptance) bucket = d.bucket;
   }
   if (bucket.empty()) {
     std::cerr << "skipped: the planted payload gave no acceptance divergence\n";

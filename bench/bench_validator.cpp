@@ -37,6 +37,7 @@
 #include "bench/bench_schema.hpp"
 #include "bench/bench_support.hpp"
 #include "canonical/canonical_validator.hpp"
+#include "core/impl_result.hpp"
 #include "differential/adapter_config.hpp"
 #include "differential/adapter_pool.hpp"
 #include "schema/loader.hpp"
@@ -234,7 +235,7 @@ int main(int argc, char** argv) {
     std::vector<std::pair<std::string, std::string>> mix;
     std::vector<differential::ValidateRequest> requests;
     for (std::size_t i = 0; i < answers.size(); ++i) {
-      if (answers[i].verdict == differential::Verdict::kUnsupported) {
+      if (answers[i].verdict == core::Verdict::kUnsupported) {
         row.note += (row.note.empty() ? "unsupported: " : ", ") + docs[i].first;
         continue;
       }
@@ -255,7 +256,7 @@ int main(int argc, char** argv) {
     auto start = std::chrono::steady_clock::now();
     double elapsed = 0;
     while (elapsed < seconds) {
-      for (const auto& r : pool.validate(batch)) ++row.verdicts[differential::verdict_name(r.verdict)];
+      for (const auto& r : pool.validate(batch)) ++row.verdicts[core::verdict_name(r.verdict)];
       row.requests += batch.size();
       elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }

@@ -60,6 +60,14 @@
 #include "json/parse.hpp"
 
 namespace crosscheck::differential {
+
+using core::Identity;
+using core::ImplResult;
+using core::kCanonicalLayer;
+using core::Outcome;
+using core::ValidateResult;
+using core::Verdict;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;

@@ -37,7 +37,7 @@
 #include <string>
 #include <vector>
 
-#include "differential/impl_result.hpp"
+#include "core/impl_result.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::differential {
@@ -85,24 +85,24 @@ class AdapterPool {
                                                                 const PoolOptions& options);
   ~AdapterPool();  ///< shutdown()
 
-  const Identity& identity() const;
+  const core::Identity& identity() const;
 
   /// Decodes every request (pipelined across the pool's processes) and returns one result per
   /// request, in request order. Never throws for adapter misbehaviour: that becomes a result.
-  std::vector<ImplResult> decode(const std::vector<DecodeRequest>& requests);
+  std::vector<core::ImplResult> decode(const std::vector<DecodeRequest>& requests);
 
   /// decode() without waiting: `done` gets the results (or the exception the pool's loop died of) on
   /// the pool's thread once every request is answered. `requests` must outlive that.
-  using DecodeDone = std::function<void(std::vector<ImplResult>, std::exception_ptr)>;
+  using DecodeDone = std::function<void(std::vector<core::ImplResult>, std::exception_ptr)>;
   void submit_decode(const std::vector<DecodeRequest>& requests, DecodeDone done);
 
   /// Validates every request canonically (the validate op, pipelined like decode() and with the same
   /// robustness) and returns one result per request, in request order. An adapter whose hello does
   /// not list the canonical layer is not asked: every result is unsupported, saying so.
-  std::vector<ValidateResult> validate(const std::vector<ValidateRequest>& requests);
+  std::vector<core::ValidateResult> validate(const std::vector<ValidateRequest>& requests);
   /// validate() without waiting, as submit_decode() (an adapter without the layer is answered at
   /// once, on the calling thread).
-  using ValidateDone = std::function<void(std::vector<ValidateResult>, std::exception_ptr)>;
+  using ValidateDone = std::function<void(std::vector<core::ValidateResult>, std::exception_ptr)>;
   void submit_validate(const std::vector<ValidateRequest>& requests, ValidateDone done);
 
   /// The optional bench op: total in-process nanoseconds the adapter reports for `iterations`

@@ -9,6 +9,17 @@
 #include "schema/sha256.hpp"
 
 namespace crosscheck::differential {
+
+using core::class_name;
+using core::Divergence;
+using core::DivergenceClass;
+using core::ImplResult;
+using core::kCanonicalLayer;
+using core::Outcome;
+using core::ValidateResult;
+using core::Verdict;
+using core::verdict_name;
+
 namespace {
 
 std::string joined(const std::vector<std::string>& parts, const char* separator) {

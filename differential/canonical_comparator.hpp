@@ -25,23 +25,23 @@
 #include <string_view>
 #include <vector>
 
-#include "differential/comparator.hpp"
-#include "differential/impl_result.hpp"
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
 
 namespace crosscheck::differential {
 
 /// `validations`: the implementations of ONE schema group on `input` (raw bytes) as one document.
 /// `decodes`: the structural results of the same payload (any implementations; the cross-layer
 /// check pairs them with `validations` by implementation name, and skips those it cannot pair).
-std::vector<Divergence> compare_canonical(std::string_view input,
-                                          const std::vector<ValidateResult>& validations,
-                                          const std::vector<ImplResult>& decodes);
+std::vector<core::Divergence> compare_canonical(std::string_view input,
+                                                const std::vector<core::ValidateResult>& validations,
+                                                const std::vector<core::ImplResult>& decodes);
 
 /// "cpp=valid,python=invalid": the verdicts of those that answered valid or invalid, sorted.
-std::string verdict_tuple(const std::vector<ValidateResult>& validations);
+std::string verdict_tuple(const std::vector<core::ValidateResult>& validations);
 
 /// The layer-2 implementation-defined traits of `input` (file comment), sorted and distinct.
 std::vector<std::string> canonical_traits(std::string_view input,
-                                          const std::vector<ValidateResult>& validations);
+                                          const std::vector<core::ValidateResult>& validations);
 
 }  // namespace crosscheck::differential

@@ -1,4 +1,4 @@
-// comparator.cpp: divergence classes, input traits and bucket signatures.
+// comparator.cpp: layer 1, the divergences of one payload and their bucket signatures.
 #include "differential/comparator.hpp"
 
 #include <algorithm>
@@ -16,69 +16,13 @@
 
 namespace crosscheck::differential {
 
-const char* outcome_name(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::kAccepted:
-      return "accepted";
-    case Outcome::kRejected:
-      return "rejected";
-    case Outcome::kUnsupported:
-      return "unsupported";
-    case Outcome::kError:
-      return "error";
-    case Outcome::kCrash:
-      return "crash";
-    case Outcome::kTimeout:
-      return "timeout";
-    case Outcome::kProtocol:
-      return "protocol";
-  }
-  return "?";
-}
-
-std::optional<Outcome> parse_outcome(std::string_view name) {
-  for (Outcome o : {Outcome::kAccepted, Outcome::kRejected, Outcome::kUnsupported, Outcome::kError,
-                    Outcome::kCrash, Outcome::kTimeout, Outcome::kProtocol}) {
-    if (name == outcome_name(o)) return o;
-  }
-  return std::nullopt;
-}
-
-namespace {
-
-struct ClassInfo {
-  DivergenceClass cls;
-  const char* name;
-};
-
-// Indexed by the enum value: both expand divergence_classes.def in the same order.
-constexpr ClassInfo kClassTable[] = {
-#define CROSSCHECK_DIVERGENCE_CLASS(enumerator, name) {DivergenceClass::enumerator, name},
-#include "differential/divergence_classes.def"
-#undef CROSSCHECK_DIVERGENCE_CLASS
-};
-
-}  // namespace
-
-const char* class_name(DivergenceClass c) {
-  const auto i = static_cast<std::size_t>(c);
-  return i < std::size(kClassTable) ? kClassTable[i].name : "?";
-}
-
-std::optional<DivergenceClass> parse_class(std::string_view name) {
-  for (const ClassInfo& c : kClassTable) {
-    if (name == c.name) return c.cls;
-  }
-  return std::nullopt;
-}
-
-std::vector<DivergenceClass> all_classes() {
-  std::vector<DivergenceClass> out;
-  for (const ClassInfo& c : kClassTable) out.push_back(c.cls);
-  return out;
-}
-
-int class_rank(DivergenceClass c) { return static_cast<int>(c); }
+using core::class_name;
+using core::Diag;
+using core::Divergence;
+using core::DivergenceClass;
+using core::ImplResult;
+using core::Outcome;
+using core::outcome_name;
 
 namespace {
 

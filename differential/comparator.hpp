@@ -1,6 +1,6 @@
 // comparator.hpp: turns the results of several implementations on one payload into divergences.
 //
-// Classes (ARCHITECTURE.md, "Comparison"; the list: divergence_classes.def): acceptance, warnings,
+// Classes (ARCHITECTURE.md, "Comparison"; the list: core/divergence_classes.def): acceptance, warnings,
 // diagnostics (both rejected, different errors; the least severe), round-trip-self, round-trip-cross,
 // and one implementation's own failure: crash, timeout, sdk-error, protocol.
 //
@@ -25,35 +25,12 @@
 #include <string_view>
 #include <vector>
 
-#include "differential/impl_result.hpp"
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
 #include "differential/input_traits.hpp"
 #include "json/value.hpp"
 
 namespace crosscheck::differential {
-
-/// The kinds of divergence, most severe first (the list and what each means: divergence_classes.def).
-enum class DivergenceClass {
-#define CROSSCHECK_DIVERGENCE_CLASS(enumerator, name) enumerator,
-#include "differential/divergence_classes.def"
-#undef CROSSCHECK_DIVERGENCE_CLASS
-};
-const char* class_name(DivergenceClass c);  ///< "acceptance", "warnings", ..., "round-trip-self", "sdk-error"
-std::optional<DivergenceClass> parse_class(std::string_view name);  ///< nullopt for a name not in the list
-std::vector<DivergenceClass> all_classes();                         ///< most severe first
-/// Where buckets of this class sort in reports: 0 for the most severe.
-int class_rank(DivergenceClass c);
-
-struct Divergence {
-  DivergenceClass cls;
-  /// The comparison layer that found it: kStructuralLayer (compare()) or kCanonicalLayer
-  /// (compare_canonical(); layer-inconsistency is found there too, where both layers meet).
-  std::string layer = kStructuralLayer;
-  std::vector<std::string> implementations;  ///< involved, sorted
-  std::string detail;                        ///< one line a person can read
-  bool implementation_defined = false;       ///< a trait of the input decides it (file comment)
-  std::string bucket;                        ///< signature hash (16 hex digits)
-  std::string signature;                     ///< the readable signature the hash is taken of
-};
 
 struct CompareOptions {
   /// Member names the schema declares; other names in diagnostic paths are abstracted as "?" for
@@ -66,11 +43,12 @@ struct CompareOptions {
 };
 
 /// `results` are the implementations of ONE schema group for `root` (see file comment).
-std::vector<Divergence> compare(std::string_view root, std::string_view input,
-                                const std::vector<ImplResult>& results, const CompareOptions& options = {});
+std::vector<core::Divergence> compare(std::string_view root, std::string_view input,
+                                      const std::vector<core::ImplResult>& results,
+                                      const CompareOptions& options = {});
 
 /// "cpp=accepted,python=rejected": the tuple of outcomes, sorted by implementation (the NEZHA key).
-std::string outcome_tuple(const std::vector<ImplResult>& results);
+std::string outcome_tuple(const std::vector<core::ImplResult>& results);
 
 /// A JSON Pointer with array indices as "*" and unknown member names as "?".
 std::string path_shape(std::string_view pointer, const std::set<std::string, std::less<>>* known_names);

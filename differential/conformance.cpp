@@ -20,6 +20,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/impl_result.hpp"
 #include "differential/adapter_process.hpp"
 #include "differential/protocol_codec.hpp"
 #include "differential/sigpipe_guard.hpp"
@@ -28,6 +29,16 @@
 #include "util/base64.hpp"
 
 namespace crosscheck::differential::conformance {
+
+using core::Diag;
+using core::Identity;
+using core::ImplResult;
+using core::kCanonicalLayer;
+using core::Outcome;
+using core::outcome_name;
+using core::Verdict;
+using core::verdict_name;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;

@@ -8,11 +8,22 @@
 
 #include "canonical/canonical_validator.hpp"
 #include "differential/canonical_comparator.hpp"
+#include "differential/comparator.hpp"
 #include "differential/reference_validation.hpp"
 #include "differential/stop_signal.hpp"
 #include "schema/loader.hpp"
 
 namespace crosscheck::differential {
+
+using core::Identity;
+using core::ImplResult;
+using core::kCanonicalLayer;
+using core::kReferenceImplementation;
+using core::Layers;
+using core::Outcome;
+using core::PayloadResults;
+using core::ValidateResult;
+using core::Verdict;
 
 struct ImplementationSet::Member {
   std::string name;

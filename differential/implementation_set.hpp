@@ -12,13 +12,16 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "core/impl_result.hpp"
+#include "core/layers.hpp"
+#include "core/payload_results.hpp"
 #include "decoder/decoder.hpp"
 #include "differential/adapter_config.hpp"
 #include "differential/adapter_pool.hpp"
-#include "differential/comparator.hpp"
 #include "json/schema_validator.hpp"
 #include "schema/ir.hpp"
 
@@ -27,29 +30,6 @@ namespace crosscheck::differential {
 struct StartFailure {
   std::string adapter;
   std::string message;
-};
-
-/// The comparison layers a run asks for (`crosscheck fuzz --layers`). Each implementation answers
-/// the layers its hello lists; the others answer unsupported and are left out of that comparison.
-struct Layers {
-  bool structural = true;
-  bool canonical = false;
-};
-
-/// Results of every implementation for one payload, split into schema groups.
-struct PayloadResults {
-  std::string root;
-  std::string input;
-  std::vector<ImplResult> results;              ///< one per implementation, in implementation order
-  std::vector<std::vector<ImplResult>> groups;  ///< the same results, by schema group
-  /// Layer 2, when asked for: the schema document of the root ("" when the root has none) and each
-  /// implementation's canonical verdict, in implementation order (empty when not asked for).
-  std::string document;
-  std::vector<ValidateResult> validations;
-  /// compare() of every group (layer 1) and compare_canonical() of every group (layer 2, with the
-  /// cross-layer check), each divergence saying its layer.
-  std::vector<Divergence> divergences;
-  bool interrupted = false;  ///< the run stopped before every implementation answered: not compared
 };
 
 class ImplementationSet {
@@ -65,21 +45,22 @@ class ImplementationSet {
   const schema::Ir& default_ir() const { return *schemas_.front(); }
   /// Names in result order ("cpp", "python", "rust/direct", ...).
   std::vector<std::string> names() const;
-  std::vector<Identity> identities() const;
+  std::vector<core::Identity> identities() const;
 
   /// Decodes a batch on every implementation (adapters pipelined and in parallel) and compares; with
   /// `layers.canonical`, also validates each payload canonically as its root's schema document on
   /// every implementation and compares that layer and the two layers inside each implementation.
   /// Without `layers.structural` nothing is decoded (results stay empty).
-  std::vector<PayloadResults> run(const std::vector<DecodeRequest>& batch, const Layers& layers = {});
+  std::vector<core::PayloadResults> run(const std::vector<DecodeRequest>& batch,
+                                        const core::Layers& layers = {});
 
   /// A batch handed to the implementations by start(), not yet compared.
   struct InFlight {
     std::vector<DecodeRequest> batch;
-    Layers layers;
+    core::Layers layers;
     std::vector<ValidateRequest> to_validate;
-    std::vector<std::vector<ImplResult>> per_member;  // by member, then payload
-    std::vector<std::vector<ValidateResult>> verdicts;
+    std::vector<std::vector<core::ImplResult>> per_member;  // by member, then payload
+    std::vector<std::vector<core::ValidateResult>> verdicts;
     std::vector<std::future<void>> pending;  // the pools' work, one a member with a pool
     bool adapters_done = false;
     InFlight() = default;
@@ -110,15 +91,15 @@ class ImplementationSet {
     std::optional<std::string> encoded;
     double millis = 0;  ///< how long that decode took
   };
-  std::unique_ptr<InFlight> start(std::vector<DecodeRequest> batch, const Layers& layers = {},
+  std::unique_ptr<InFlight> start(std::vector<DecodeRequest> batch, const core::Layers& layers = {},
                                   const std::vector<const ReferenceDecode*>& decoded = {});
   void wait_for_adapters(InFlight& flight);
-  std::vector<PayloadResults> finish(std::unique_ptr<InFlight> flight);
+  std::vector<core::PayloadResults> finish(std::unique_ptr<InFlight> flight);
 
   /// Layer 2: validates a batch canonically on every implementation (adapters pipelined and in
   /// parallel). One vector per payload, one result per implementation in names() order; an
   /// implementation without the canonical layer answers unsupported, saying so. Not compared here.
-  std::vector<std::vector<ValidateResult>> validate(const std::vector<ValidateRequest>& batch);
+  std::vector<std::vector<core::ValidateResult>> validate(const std::vector<ValidateRequest>& batch);
 
   /// root -> implementation -> closure hash prefix ("" when the implementation lacks the root).
   std::map<std::string, std::map<std::string, std::string>> skew_table() const;

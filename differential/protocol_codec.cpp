@@ -15,6 +15,16 @@
 #include "util/base64.hpp"
 
 namespace crosscheck::differential::protocol {
+
+using core::Identity;
+using core::ImplResult;
+using core::Outcome;
+using core::outcome_name;
+using core::parse_outcome;
+using core::ValidateResult;
+using core::Verdict;
+using core::verdict_name;
+
 namespace {
 
 using json::Value;

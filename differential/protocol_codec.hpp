@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "differential/impl_result.hpp"
+#include "core/impl_result.hpp"
 #include "json/value.hpp"
 #include "util/result.hpp"
 
@@ -65,13 +65,13 @@ std::optional<std::string> schema_problem(Line kind, const json::Value& line);
 /// error>", "protocol 2 (expected 1)", "hello breaks ...: at /implementation/version: ...",
 /// "hello's roots are not sorted: ...".
 /// Identity::name is left empty (it is the configured name, which the pool fills in).
-Result<Identity, std::string> parse_hello(std::string_view line, std::size_t max_bytes);
+Result<core::Identity, std::string> parse_hello(std::string_view line, std::size_t max_bytes);
 
 /// The answer's "id" if it is a non-negative integer literal that fits 64 bits.
 std::optional<std::uint64_t> answer_id(const json::Value& answer);
 
 /// A decode answer (id already matched). implementation and millis are left for the caller.
-Result<ImplResult, std::string> parse_decode_answer(const json::Value& answer);
+Result<core::ImplResult, std::string> parse_decode_answer(const json::Value& answer);
 
 /// A bench answer: the nanoseconds, or nullopt when the adapter declines (nanos null, or an
 /// outcome such as "error" for an op it does not know). Error: a malformed answer.
@@ -81,7 +81,7 @@ Result<std::optional<std::uint64_t>, std::string> parse_bench_answer(const json:
 /// to its schema. An adapter that does not know the op answers with a bad-request decode answer
 /// (outcome error): that is verdict error with its message. implementation and millis are left for
 /// the caller.
-Result<ValidateResult, std::string> parse_validate_answer(const json::Value& answer);
+Result<core::ValidateResult, std::string> parse_validate_answer(const json::Value& answer);
 
 /// The id of an answer from the first bytes of its line, when the line is too long to parse.
 std::optional<std::uint64_t> sniff_id(std::string_view line_prefix);

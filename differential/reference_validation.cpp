@@ -9,6 +9,13 @@
 #include "canonical/canonical_validator.hpp"
 
 namespace crosscheck::differential {
+
+using core::kCanonicalLayer;
+using core::kReferenceImplementation;
+using core::kStructuralLayer;
+using core::ValidateResult;
+using core::Verdict;
+
 namespace {
 
 struct Loaded {

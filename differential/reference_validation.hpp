@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "differential/impl_result.hpp"
+#include "core/impl_result.hpp"
 #include "json/schema_validator.hpp"
 #include "schema/ir.hpp"
 
@@ -21,7 +21,7 @@ std::vector<std::string> reference_layers();
 /// loaded as canonical schemas (the message names the document and pointer). The validator of an
 /// IR is built once and kept for the life of the process.
 /// `sink`, when given, is told the outcome of every schema node evaluated (layer-2 schema coverage).
-ValidateResult validate_reference(const schema::Ir& ir, std::string_view document, std::string_view input,
-                                  json::NodeSink* sink = nullptr);
+core::ValidateResult validate_reference(const schema::Ir& ir, std::string_view document,
+                                        std::string_view input, json::NodeSink* sink = nullptr);
 
 }  // namespace crosscheck::differential

@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/divergence.hpp"
 #include "differential/adapter_config.hpp"
 #include "differential/implementation_set.hpp"
 #include "run/finding_file.hpp"
@@ -213,9 +214,8 @@ class Sender {
       const auto& d = p.divergences.front();
       std::string impls;
       for (const auto& i : d.implementations) impls += (impls.empty() ? "" : ",") + i;
-      std::fprintf(stderr, "fuzz_differential: %s%s divergence on %s [%s]: %s\n",
-                   differential::class_name(d.cls), contract ? "" : " (implementation-defined)",
-                   p.root.c_str(), impls.c_str(), file.c_str());
+      std::fprintf(stderr, "fuzz_differential: %s%s divergence on %s [%s]: %s\n", core::class_name(d.cls),
+                   contract ? "" : " (implementation-defined)", p.root.c_str(), impls.c_str(), file.c_str());
     }
   }
 

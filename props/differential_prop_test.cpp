@@ -36,9 +36,13 @@
 #include <vector>
 
 #include "baseline/baseline.hpp"
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
+#include "core/payload_results.hpp"
 #include "differential/adapter_config.hpp"
-#include "differential/comparator.hpp"
+#include "differential/adapter_pool.hpp"
 #include "differential/implementation_set.hpp"
+#include "differential/input_traits.hpp"
 #include "gen/generator.hpp"
 #include "json/write.hpp"
 #include "schema/sha256.hpp"
@@ -158,13 +162,13 @@ rc::Gen<Case> case_gen(std::size_t roots) {
 
 using DiagSet = std::multiset<std::tuple<std::string, std::string, std::string>>;
 
-DiagSet diagnostics_of(const differential::ImplResult& r) {
+DiagSet diagnostics_of(const core::ImplResult& r) {
   DiagSet out;
   for (const auto& d : r.diagnostics) out.emplace(d.path, d.code, d.severity);
   return out;
 }
 
-const differential::ImplResult* result_of(const differential::PayloadResults& p, const std::string& name) {
+const core::ImplResult* result_of(const core::PayloadResults& p, const std::string& name) {
   for (const auto& r : p.results) {
     if (r.implementation == name) return &r;
   }
@@ -174,11 +178,11 @@ const differential::ImplResult* result_of(const differential::PayloadResults& p,
 /// The safe-integer check (file comment): Python's diagnostics are all among the C++ decoder's, and
 /// every one the C++ decoder has beyond them is an error at a big number of the input (at least one)
 /// or a no_union_match / invalid_known_variant at a union or variant holding one.
-bool explained_by_safe_integer_rule(const differential::PayloadResults& p) {
+bool explained_by_safe_integer_rule(const core::PayloadResults& p) {
   const differential::InputTraits traits = differential::analyse_input(p.input);
   const auto& big = traits.big_number_paths;
-  const differential::ImplResult* cpp = result_of(p, "cpp");
-  const differential::ImplResult* python = result_of(p, "python");
+  const core::ImplResult* cpp = result_of(p, "cpp");
+  const core::ImplResult* python = result_of(p, "python");
   if (big.empty() || !cpp || !python) return false;
   DiagSet extra = diagnostics_of(*cpp);
   for (const auto& d : diagnostics_of(*python)) {
@@ -205,7 +209,7 @@ bool explained_by_safe_integer_rule(const differential::PayloadResults& p) {
 }
 
 /// A divergence a baseline entry covers, on a payload whose other answers agree (see file comment).
-bool known_divergence(const differential::PayloadResults& p, const differential::Divergence& d) {
+bool known_divergence(const core::PayloadResults& p, const core::Divergence& d) {
   const bool covered =
       std::any_of(known().entries.begin(), known().entries.end(),
                   [&](const baseline::Entry& e) { return baseline::matches_divergence(e, p.root, d); });
@@ -213,8 +217,8 @@ bool known_divergence(const differential::PayloadResults& p, const differential:
   return differential::analyse_input(p.input).big_number_paths.empty() || explained_by_safe_integer_rule(p);
 }
 
-std::string show(const differential::ImplResult& r) {
-  std::string s = r.implementation + ": " + differential::outcome_name(r.outcome);
+std::string show(const core::ImplResult& r) {
+  std::string s = r.implementation + ": " + core::outcome_name(r.outcome);
   for (const auto& d : r.diagnostics)
     s += " [" + d.path + " " + d.code + (d.severity == "error" ? "" : " (w)") + "]";
   if (r.message) s += " (" + r.message->substr(0, 200) + ")";
@@ -308,7 +312,7 @@ void differential_property() {
   std::string failure;
   for (std::size_t k = 0; k < results.size(); ++k) {
     const auto& p = results[k];
-    std::vector<const differential::Divergence*> contract;
+    std::vector<const core::Divergence*> contract;
     for (const auto& d : p.divergences) {
       if (!d.implementation_defined) contract.push_back(&d);
     }
@@ -317,13 +321,13 @@ void differential_property() {
       continue;
     }
     const std::size_t before = contract.size();
-    std::erase_if(contract, [&](const differential::Divergence* d) { return known_divergence(p, *d); });
+    std::erase_if(contract, [&](const core::Divergence* d) { return known_divergence(p, *d); });
     if (contract.size() < before) ++tags["known divergence (baseline)"];
     if (contract.empty()) continue;
     failure += "\n" + origins[k] + "\nroot " + p.root + ", payload (" + std::to_string(p.input.size()) +
                " bytes): " + p.input.substr(0, 2000) + (p.input.size() > 2000 ? "..." : "") + "\n";
     for (const auto* d : contract)
-      failure += "  " + std::string(differential::class_name(d->cls)) + ": " + d->detail + "\n";
+      failure += "  " + std::string(core::class_name(d->cls)) + ": " + d->detail + "\n";
     for (const auto& r : p.results) failure += "  " + show(r) + "\n";
     failure += "  replay: crosscheck run --root " + p.root + " --adapters cpp,python " +
                save_payload(p.root, p.input) + "\n";

@@ -63,7 +63,7 @@ Classification classify(const Baseline& baseline, const std::vector<Occurrence>&
     if (b.occurrences == 0) {
       b.bucket = d.bucket;
       b.signature = d.signature;
-      b.cls = differential::class_name(d.cls);
+      b.cls = core::class_name(d.cls);
       b.witness = o;
     } else if (better_witness(o, b.witness)) {
       b.witness = o;

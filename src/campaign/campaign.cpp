@@ -20,10 +20,12 @@
 #include "campaign/sender.hpp"
 #include "campaign/summary_writer.hpp"
 #include "canonical/canonical_validator.hpp"
+#include "core/payload_results.hpp"
 #include "coverage/canonical_coverage.hpp"
 #include "coverage/schema_coverage.hpp"
 #include "differential/adapter_pool.hpp"
 #include "differential/canonical_comparator.hpp"
+#include "differential/comparator.hpp"
 #include "util/result.hpp"
 #include "verdict/verdict.hpp"
 
@@ -111,7 +113,7 @@ class Campaign {
     // A Fatal on either thread (a write to a full disk) ends the run with that error; leaving this
     // scope by one stops the sender (~Sender).
     Sender sender(impls_, o_.batch, o_.layers, o_.stop_when, position_.sent,
-                  [this](const Pending& p, const differential::PayloadResults& r) { on_results(p, r); });
+                  [this](const Pending& p, const core::PayloadResults& r) { on_results(p, r); });
     sender_ = &sender;
     // A deterministic run waits for room on every input (Sender::offer): nothing to pace.
     GenerationPacer pacer(o_.deterministic ? 1.0 : o_.generation_share);
@@ -201,7 +203,7 @@ class Campaign {
 
   /// On the sender thread: an input whose tuple of outcomes is new joins the corpus (NEZHA); its
   /// divergences are counted and may give a finding file.
-  void on_results(const Pending& p, const differential::PayloadResults& r) {
+  void on_results(const Pending& p, const core::PayloadResults& r) {
     if (tuples_
             .insert(p.root + "#" + differential::outcome_tuple(r.results) + "#" +
                     differential::verdict_tuple(r.validations))

@@ -31,7 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "differential/comparator.hpp"
+#include "core/divergence.hpp"
+#include "core/layers.hpp"
 #include "differential/implementation_set.hpp"
 #include "run/finding_file.hpp"
 #include "run/json_file.hpp"
@@ -44,7 +45,7 @@ struct WrittenFinding {
   std::string file;             ///< its path (<out>/findings/<name>)
   const run::Finding& finding;  ///< what it holds
   /// The divergence that opened a new bucket, or the finding's first: as events.jsonl's "finding".
-  const differential::Divergence& divergence;
+  const core::Divergence& divergence;
   bool new_bucket = false;              ///< the finding opened a bucket
   bool implementation_defined = false;  ///< every divergence of the finding is implementation-defined
   double seconds = 0;                   ///< run time when it was written (events.jsonl's clock)
@@ -60,7 +61,7 @@ struct CampaignOptions {
   std::size_t batch = 128;              ///< requests per adapter batch
   /// --layers: the comparison layers run on every input sent (each implementation answers those its
   /// hello lists; the others are left out of that layer, and the summary says so).
-  differential::Layers layers;
+  core::Layers layers;
   std::size_t sample_every = 16;  ///< send 1 in N uninteresting inputs too
   /// --generation-share: the fraction of one core the generation thread may use while the sender is
   /// behind (campaign/generation_pacer.hpp), and below 1 every input goes while the sender has room;

@@ -79,12 +79,12 @@ void RunEvents::progress(const ProgressPoint& p) {
   mark(t, p.generated, p.sent);
 }
 
-void RunEvents::finding(const run::Finding& f, const differential::Divergence* first_new) {
-  const differential::Divergence& d = first_new ? *first_new : f.divergences.front();
+void RunEvents::finding(const run::Finding& f, const core::Divergence* first_new) {
+  const core::Divergence& d = first_new ? *first_new : f.divergences.front();
   json::Value e = json::Value::object();
   e.add("file", json::Value::string("findings/" + run::finding_file_name(f)));
   e.add("bucket", json::Value::string(d.bucket));
-  e.add("class", json::Value::string(differential::class_name(d.cls)));
+  e.add("class", json::Value::string(core::class_name(d.cls)));
   e.add("layer", json::Value::string(d.layer));
   e.add("root", json::Value::string(f.root));
   std::set<std::string> involved;

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "differential/comparator.hpp"
+#include "core/divergence.hpp"
 #include "json/value.hpp"
 #include "run/event_log.hpp"
 #include "run/finding_file.hpp"
@@ -50,7 +50,7 @@ class RunEvents {
   /// Rates are over the interval since the previous point, so the plot shows throughput as it was then.
   void progress(const ProgressPoint& p);
   /// The finding file `f` was written; `first_new` is the divergence that opened a bucket, if any.
-  void finding(const run::Finding& f, const differential::Divergence* first_new);
+  void finding(const run::Finding& f, const core::Divergence* first_new);
   void end(const ProgressPoint& totals, int exit_code, bool interrupted);
 
  private:

@@ -4,11 +4,12 @@
 #include <chrono>
 #include <vector>
 
+#include "core/layers.hpp"
 #include "differential/adapter_pool.hpp"
 
 namespace crosscheck::campaign {
 
-Sender::Sender(differential::ImplementationSet& impls, std::size_t batch, differential::Layers layers,
+Sender::Sender(differential::ImplementationSet& impls, std::size_t batch, core::Layers layers,
                std::function<bool()> stop_when, std::uint64_t sent_before, Handler handler)
     : impls_(impls),
       batch_(batch),

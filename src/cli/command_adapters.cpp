@@ -8,6 +8,7 @@
 
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
+#include "core/impl_result.hpp"
 #include "differential/adapter_config.hpp"
 #include "differential/conformance.hpp"
 #include "json/value.hpp"
@@ -19,7 +20,7 @@
 namespace crosscheck::cli {
 namespace {
 
-std::string lock_field(const differential::Identity& id, const char* field) {
+std::string lock_field(const core::Identity& id, const char* field) {
   if (!id.lock || !id.lock->is_object()) return "-";
   const json::Value* v = id.lock->find(field);
   return v && v->is_string() ? v->string_value() : "-";
@@ -27,10 +28,10 @@ std::string lock_field(const differential::Identity& id, const char* field) {
 
 // "structural, canonical"; an implementation that answers only the structural layer says so, since
 // it is left out of every canonical comparison.
-std::string layers_text(const differential::Identity& id) {
+std::string layers_text(const core::Identity& id) {
   std::string text;
   for (const auto& l : id.layers) text += (text.empty() ? "" : ", ") + l;
-  if (!id.has_layer(differential::kCanonicalLayer)) {
+  if (!id.has_layer(core::kCanonicalLayer)) {
     text += " only (no canonical validation: left out of layer-2 comparisons)";
   }
   return text;
@@ -39,7 +40,7 @@ std::string layers_text(const differential::Identity& id) {
 // The layer-3 implementations: each SDK's interop client (adapters/clients.json). A client names the
 // decoding adapter of the same SDK release; that adapter's hello is where its version and codegen
 // lock come from, so they are shown only when that adapter was started in this listing.
-void list_clients(const std::vector<differential::Identity>& identities) {
+void list_clients(const std::vector<core::Identity>& identities) {
   auto clients =
       scenario::load_client_config(scenario::default_client_config_path(), differential::repository_root());
   std::cout << "\nlayer-3 clients (" << scenario::default_client_config_path() << "):\n";
@@ -59,7 +60,7 @@ void list_clients(const std::vector<differential::Identity>& identities) {
     std::cout << "      " << c.description << "\n";
     if (c.unavailable || c.sdk_adapter.empty()) continue;
     auto id = std::find_if(identities.begin(), identities.end(),
-                           [&](const differential::Identity& i) { return i.name == c.sdk_adapter; });
+                           [&](const core::Identity& i) { return i.name == c.sdk_adapter; });
     if (id == identities.end()) {
       std::cout << "      SDK identity: adapter " << c.sdk_adapter << " not started in this listing\n";
     } else {

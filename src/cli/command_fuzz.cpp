@@ -123,14 +123,14 @@ std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text) {
 
 /// What --layers chose: layers 1 and 2 (the adapters' campaign) and layer 3 (the clients').
 struct LayerChoice {
-  differential::Layers layers;
+  core::Layers layers;
   bool contextual = false;
 };
 
 /// --layers: a comma-separated list of layer names; Fatal (exit 2) naming the known ones otherwise.
 LayerChoice parse_layers(const std::string& text) {
-  const std::string known = std::string(differential::kStructuralLayer) + ", " +
-                            differential::kCanonicalLayer + ", " + run::kContextualLayer;
+  const std::string known =
+      std::string(core::kStructuralLayer) + ", " + core::kCanonicalLayer + ", " + run::kContextualLayer;
   LayerChoice choice;
   choice.layers.structural = false;
   std::size_t start = 0;
@@ -138,9 +138,9 @@ LayerChoice parse_layers(const std::string& text) {
     std::size_t comma = text.find(',', start);
     if (comma == std::string::npos) comma = text.size();
     const std::string name = text.substr(start, comma - start);
-    if (name == differential::kStructuralLayer) {
+    if (name == core::kStructuralLayer) {
       choice.layers.structural = true;
-    } else if (name == differential::kCanonicalLayer) {
+    } else if (name == core::kCanonicalLayer) {
       choice.layers.canonical = true;
     } else if (name == run::kContextualLayer) {
       choice.contextual = true;
@@ -184,16 +184,16 @@ std::vector<scenario::ClientSpec> contextual_clients(const FuzzOptions& o,
 }
 
 /// Unset --layers: every layer some implementation of the run lists in its hello.
-differential::Layers layers_of(const differential::ImplementationSet& set) {
-  differential::Layers layers;
+core::Layers layers_of(const differential::ImplementationSet& set) {
+  core::Layers layers;
   for (const auto& id : set.identities())
-    layers.canonical = layers.canonical || id.has_layer(differential::kCanonicalLayer);
+    layers.canonical = layers.canonical || id.has_layer(core::kCanonicalLayer);
   return layers;
 }
 
-std::string describe_layers(const differential::Layers& layers) {
-  std::string out = layers.structural ? differential::kStructuralLayer : "";
-  if (layers.canonical) out += (out.empty() ? "" : ",") + std::string(differential::kCanonicalLayer);
+std::string describe_layers(const core::Layers& layers) {
+  std::string out = layers.structural ? core::kStructuralLayer : "";
+  if (layers.canonical) out += (out.empty() ? "" : ",") + std::string(core::kCanonicalLayer);
   return out;
 }
 

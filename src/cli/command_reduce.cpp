@@ -12,6 +12,8 @@
 #include "cli/command.hpp"
 #include "cli/scenario_support.hpp"
 #include "cli/schema_option.hpp"
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
 #include "differential/adapter_pool.hpp"
 #include "reduce/reduce_files.hpp"
 #include "reduce/scenario_reducer.hpp"
@@ -96,7 +98,7 @@ class ClientRig {
     std::vector<std::optional<run::Finding>> out;
     for (const auto& row : rows) {
       scenario::RowResult ref = scenario::reference_result(*reference_, row);
-      scenario::ClientResults results{{differential::kReferenceImplementation, &ref}};
+      scenario::ClientResults results{{core::kReferenceImplementation, &ref}};
       for (std::size_t i = 0; i < clients_.size(); ++i)
         results.emplace_back(clients_[i].name, &answers[i][row.id]);
       out.push_back(scenario::row_finding(row, scenario::compare_row(row, results), results, context_));
@@ -116,7 +118,7 @@ class ClientRig {
     for (auto& runner : servers_runners_) answers.push_back(runner->run(ptrs, reference_admits));
     std::vector<std::optional<run::Finding>> out;
     for (const auto& row : rows) {
-      scenario::AdmissionResults results{{differential::kReferenceImplementation, &reference[row.id]}};
+      scenario::AdmissionResults results{{core::kReferenceImplementation, &reference[row.id]}};
       for (std::size_t i = 0; i < clients_.size(); ++i)
         results.emplace_back(clients_[i].name, &answers[i][row.id]);
       out.push_back(
@@ -163,12 +165,12 @@ int reduce_scenario_file(const ReduceCliOptions& o, const run::Finding& f) {
   if (!r.ok()) throw Fatal(r.error());
   const reduce::ScenarioFileReduction& fr = r.value();
   const reduce::ScenarioReduceResult& res = fr.result;
-  const differential::Divergence* d = nullptr;
+  const core::Divergence* d = nullptr;
   for (const auto& x : res.finding->divergences) {
     if (x.bucket == fr.bucket) d = &x;
   }
   std::cout << "bucket " << fr.bucket;
-  if (d) std::cout << " (" << differential::class_name(d->cls) << "): " << d->detail;
+  if (d) std::cout << " (" << core::class_name(d->cls) << "): " << d->detail;
   std::cout << "\n"
             << "row:    " << fr.size_before << " -> " << reduce::row_size(res.input)
             << " bytes (canonical JSON; scenario reduction, id kept)\n"
@@ -283,12 +285,12 @@ int reduce_command(const ReduceCliOptions& o) {
   if (!r.ok()) throw Fatal(r.error());
   const reduce::FileReduction& fr = r.value();
   const reduce::ReduceResult& res = fr.result;
-  const differential::Divergence* d = nullptr;
+  const core::Divergence* d = nullptr;
   for (const auto& x : res.results.divergences) {
     if (x.bucket == fr.bucket) d = &x;
   }
   std::cout << "bucket " << fr.bucket;
-  if (d) std::cout << " (" << differential::class_name(d->cls) << "): " << d->detail;
+  if (d) std::cout << " (" << core::class_name(d->cls) << "): " << d->detail;
   std::cout << "\n"
             << "bytes:  " << fr.bytes_before << " -> " << res.input.size() << " (" << res.mode
             << " reduction)\n"

@@ -101,7 +101,7 @@ int run(const RunOptions& o) {
       std::cout << (!entries.empty()           ? "KNOWN "
                     : d.implementation_defined ? "IMPL-DEFINED "
                                                : "DIVERGENCE ")
-                << differential::class_name(d.cls) << " [" << d.bucket << "] " << files[i].string() << ": "
+                << core::class_name(d.cls) << " [" << d.bucket << "] " << files[i].string() << ": "
                 << d.detail << (entries.empty() ? "" : " (baseline: " + entries + ")")
                 << "\n    replay: " << f.replay << "\n";
     }

@@ -24,6 +24,7 @@
 
 #include "cli/command.hpp"
 #include "cli/schema_option.hpp"
+#include "core/impl_result.hpp"
 #include "decoder/decoder.hpp"
 #include "differential/reference_validation.hpp"
 #include "json/parse.hpp"
@@ -169,8 +170,8 @@ void append_validate(std::string& out, const schema::Ir& ir, std::string_view id
                      std::string_view input) {
   auto bytes = base64_decode(input);
   if (!bytes) return append_verdict(out, id, "error", {}, {}, std::string("invalid base64"));
-  differential::ValidateResult r = differential::validate_reference(ir, document, *bytes);
-  append_verdict(out, id, differential::verdict_name(r.verdict), r.error_paths, r.error_keywords, r.message);
+  core::ValidateResult r = differential::validate_reference(ir, document, *bytes);
+  append_verdict(out, id, core::verdict_name(r.verdict), r.error_paths, r.error_keywords, r.message);
 }
 
 // ---- requests in protocol_codec's layout, read in place --------------------------------------

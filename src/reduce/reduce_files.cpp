@@ -7,7 +7,9 @@
 #include <map>
 #include <set>
 
-#include "differential/comparator.hpp"
+#include "core/divergence.hpp"
+#include "differential/implementation_set.hpp"
+#include "differential/input_traits.hpp"
 #include "json/write.hpp"
 #include "run/event_log.hpp"
 #include "run/finding_files.hpp"
@@ -121,7 +123,7 @@ Result<Target, std::string> target_bucket(const std::string& path, const run::Fi
   std::string have;
   for (const auto& d : f.divergences) {
     if (d.bucket == *bucket) return Target{d.bucket};
-    have += (have.empty() ? "" : ", ") + d.bucket + " (" + differential::class_name(d.cls) + ")";
+    have += (have.empty() ? "" : ", ") + d.bucket + " (" + core::class_name(d.cls) + ")";
   }
   return path + ": field 'divergences': no divergence in bucket " + *bucket +
          (have.empty() ? std::string(" (the finding has none)") : "; its buckets: " + have);
@@ -174,7 +176,7 @@ RunReduction reduce_run_folder(const std::string& run_dir, differential::Impleme
   }
   // Per bucket: its smallest finding that has no .min.json yet.
   std::map<std::string, const Entry*> pick;
-  std::map<std::string, differential::DivergenceClass> cls;
+  std::map<std::string, core::DivergenceClass> cls;
   std::set<std::string> contract;  // buckets of contract divergences
   for (const auto& e : originals) {
     if (has_min.count(e.path)) continue;
@@ -210,7 +212,7 @@ RunReduction reduce_run_folder(const std::string& run_dir, differential::Impleme
                             bucket + " " + entry->path + "` to write one for this bucket");
       continue;
     }
-    if (!options.include_timeouts && cls[bucket] == differential::DivergenceClass::kTimeout) {
+    if (!options.include_timeouts && cls[bucket] == core::DivergenceClass::kTimeout) {
       out.skipped.push_back(
           "bucket " + bucket + " (" + name +
           "): a timeout (each candidate may cost a whole deadline); run `crosscheck reduce " + entry->path +

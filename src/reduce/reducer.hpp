@@ -21,6 +21,7 @@
 #include <ostream>
 #include <string>
 
+#include "core/payload_results.hpp"
 #include "differential/implementation_set.hpp"
 #include "run/finding_file.hpp"
 #include "schema/ir.hpp"
@@ -49,7 +50,7 @@ struct ReduceResult {
   bool budget_exhausted = false;
   bool stopped = false;  ///< the time limit or should_stop ended it early
   bool oracle_used = false;
-  differential::PayloadResults results;  ///< of `input` (of the original when !reproduced)
+  core::PayloadResults results;  ///< of `input` (of the original when !reproduced)
 };
 
 /// Reduces `finding.input` for `bucket`. Never throws for adapter trouble: a crashing or hanging

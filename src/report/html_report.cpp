@@ -17,7 +17,7 @@
 namespace crosscheck::report {
 namespace {
 
-using differential::Outcome;
+using core::Outcome;
 
 /// Inline text (one line, escapes marked).
 std::string text(std::string_view s, std::size_t max = 0) {
@@ -80,9 +80,9 @@ svg text{font:11px system-ui,sans-serif;fill:#333}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1em;margin:.5em 0}dl.facts dt{color:#555}dl.facts dd{margin:0}
 )css";
 
-std::string outcome_cell(const differential::ImplResult& r) {
-  return "<span class=\"o-" + std::string(differential::outcome_name(r.outcome)) + "\">" +
-         text(outcome_text(r)) + "</span>";
+std::string outcome_cell(const core::ImplResult& r) {
+  return "<span class=\"o-" + std::string(core::outcome_name(r.outcome)) + "\">" + text(outcome_text(r)) +
+         "</span>";
 }
 
 // --- plot ---------------------------------------------------------------------------------------
@@ -238,8 +238,8 @@ std::string plot(const RunData& run) {
 std::string counts_table(const RunData& run) {
   std::map<std::string, std::size_t> buckets_by_class, failing_by_class;
   for (const auto& b : run.buckets) {
-    ++buckets_by_class[differential::class_name(b.cls)];
-    if (run.fails(b)) ++failing_by_class[differential::class_name(b.cls)];
+    ++buckets_by_class[core::class_name(b.cls)];
+    if (run.fails(b)) ++failing_by_class[core::class_name(b.cls)];
   }
   auto by_class = summary_counts(run.totals().by_class);
   std::set<std::string> keys;
@@ -286,9 +286,9 @@ std::string matrix(const RunData& run) {
     for (const auto& [layer, n] : run.summary->by_layer) layers.insert(layer);
   }
   for (const auto& b : run.buckets) layers.insert(b.divergence.layer);
-  if (layers.empty()) layers.insert(differential::kStructuralLayer);
+  if (layers.empty()) layers.insert(core::kStructuralLayer);
   std::vector<std::string> layer_order;  // structural first, then canonical, then any other
-  for (const char* known : {differential::kStructuralLayer, differential::kCanonicalLayer}) {
+  for (const char* known : {core::kStructuralLayer, core::kCanonicalLayer}) {
     if (layers.erase(known)) layer_order.push_back(known);
   }
   layer_order.insert(layer_order.end(), layers.begin(), layers.end());
@@ -385,7 +385,7 @@ std::string bucket_section(const RunData& run, const Bucket& b, std::size_t numb
         : fails                        ? "fails the run"
         : b.known                      ? "known"
                                        : "implementation-defined") +
-       "</span>" + text(differential::class_name(b.cls)) + " \u00b7 bucket " + code(b.id) + "</h3>\n";
+       "</span>" + text(core::class_name(b.cls)) + " \u00b7 bucket " + code(b.id) + "</h3>\n";
   s += "<p>" + text(b.divergence.detail, 2000) + "</p>\n<p class=\"caption\">seen on " +
        std::to_string(b.roots.size()) + (b.roots.size() == 1 ? " root: " : " roots: ") + code_list(b.roots) +
        "<br>";
@@ -459,7 +459,7 @@ std::string findings_table(const RunData& run) {
       "class=\"num\">bytes</th><th>replay</th></tr>\n";
   for (const auto& f : run.findings) {
     std::set<std::string> classes;
-    for (const auto& d : f.original.divergences) classes.insert(differential::class_name(d.cls));
+    for (const auto& d : f.original.divergences) classes.insert(core::class_name(d.cls));
     std::string cls;
     for (const auto& c : classes) cls += (cls.empty() ? "" : ", ") + c;
     s += "<tr><td>" + code(f.name) + "</td><td>" + code(f.original.root) + "</td><td>" + text(cls) +

@@ -44,9 +44,9 @@ void write_run_reports(const std::string& run_dir, std::ostream& log);
 std::string format_count(double n);  ///< "12345" -> "12,345"
 std::string format_fixed(double x, int decimals);
 /// "accepted", "rejected", "accepted (2 warnings)", ...
-std::string outcome_text(const differential::ImplResult& r);
+std::string outcome_text(const core::ImplResult& r);
 /// "unknown_enum at /kind; missing at /x" (display text, not yet escaped for a format).
-std::string diagnostics_text(const differential::ImplResult& r);
+std::string diagnostics_text(const core::ImplResult& r);
 /// Number of divergences per key of one of summary.json's tables (by class, root, implementation).
 std::map<std::string, double> summary_counts(const run::Counts& counts);
 /// Schema coverage of the run, from coverage.json (summary.json's coveragePercent when it is absent):

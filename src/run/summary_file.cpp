@@ -147,7 +147,7 @@ void count_finding(Summary& s, const Finding& finding) {
   ++s.divergent_inputs;
   bool contract = false;
   for (const auto& d : finding.divergences) {
-    ++s.by_class[differential::class_name(d.cls)];
+    ++s.by_class[core::class_name(d.cls)];
     ++s.by_root[finding.root];
     ++s.by_layer[d.layer];
     for (const auto& i : d.implementations) ++s.by_implementation[i];

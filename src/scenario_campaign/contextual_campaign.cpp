@@ -8,7 +8,7 @@
 #include <memory>
 #include <set>
 
-#include "differential/impl_result.hpp"
+#include "core/impl_result.hpp"
 #include "gen/rng.hpp"
 #include "host/rule_coverage.hpp"
 #include "run/finding_file.hpp"
@@ -62,7 +62,7 @@ class Campaign {
       : validator_(validator), o_(o), log_(log), generator_(validator) {
     for (const auto& f : scenario_gen::families()) families_.push_back(&f);
     energy_.assign(families_.size(), 1.0);
-    names_.push_back(differential::kReferenceImplementation);
+    names_.push_back(core::kReferenceImplementation);
     scenario::RunnerOptions ro;
     ro.work_dir = (fs::path(o.out) / "clients").string();
     ro.crosscheck_exe = o.crosscheck_exe;
@@ -160,7 +160,7 @@ class Campaign {
         log_ << "WARNING: client '" << o_.clients[k].name << "': " << note << "\n";
     }
     for (const scenario::Row* row : rows)
-      results[differential::kReferenceImplementation][row->id] = scenario::reference_result(validator_, *row);
+      results[core::kReferenceImplementation][row->id] = scenario::reference_result(validator_, *row);
 
     const scenario::FindingContext context{name, client_names_, o_.client_config, o_.schema};
     std::uint64_t found = 0;
@@ -178,7 +178,7 @@ class Campaign {
         }
       }
       // The rule the reference names tells apart rows whose answers agree for different reasons.
-      const auto& ref = results[differential::kReferenceImplementation][row.id];
+      const auto& ref = results[core::kReferenceImplementation][row.id];
       if (!ref.notes.empty()) tuple += "|" + ref.notes.front();
       if (tuples_.insert(tuple).second || novel_ways[i]) {
         energy_[family_of[i]] = std::min(kMaxEnergy, energy_[family_of[i]] + 1);

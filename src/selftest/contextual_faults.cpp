@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 
+#include "core/impl_result.hpp"
 #include "differential/adapter_config.hpp"
 #include "differential/adapter_pool.hpp"
 #include "scenario/client_config.hpp"
@@ -116,8 +117,8 @@ struct BatchLoop {
         v.id = row->id;
         const json::Value* mark = s.report_row.is_object() ? s.report_row.find("selftestAltered") : nullptr;
         v.altered = mark && mark->is_bool() && mark->as_bool();
-        for (auto& d : scenario::compare_row(
-                 *row, {{differential::kReferenceImplementation, &reference}, {kStandin, &s}})) {
+        for (auto& d :
+             scenario::compare_row(*row, {{core::kReferenceImplementation, &reference}, {kStandin, &s}})) {
           if (std::find(d.involved.begin(), d.involved.end(), kStandin) != d.involved.end())
             v.differences.push_back(std::move(d));
         }

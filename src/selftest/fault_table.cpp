@@ -2,6 +2,8 @@
 #include <filesystem>
 #include <set>
 
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
 #include "differential/adapter_config.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
@@ -44,12 +46,12 @@ Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
                              {"expectedClass", &f.expected_class}}) {
       if (auto err = text_field(e, key, *into)) return *err;
     }
-    if (!differential::parse_class(f.expected_class))
+    if (!core::parse_class(f.expected_class))
       return where + ": field 'expectedClass': '" + f.expected_class + "' is not a divergence class";
     if (const json::Value* l = e.find("layer")) {
       if (!l->is_string() ||
-          (l->string_value() != differential::kStructuralLayer &&
-           l->string_value() != differential::kCanonicalLayer && l->string_value() != kContextualLayer))
+          (l->string_value() != core::kStructuralLayer && l->string_value() != core::kCanonicalLayer &&
+           l->string_value() != kContextualLayer))
         return where + ": field 'layer': expected \"structural\", \"canonical\" or \"contextual\"";
       f.layer = l->string_value();
     }
@@ -74,7 +76,7 @@ Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
     }
     if (const json::Value* also = e.find("alsoRightClasses")) {
       for (const auto& x : also->items()) {
-        if (!differential::parse_class(x.string_value()))
+        if (!core::parse_class(x.string_value()))
           return where + ": field 'alsoRightClasses': '" + x.string_value() + "' is not a divergence class";
         f.also_right_classes.push_back(x.string_value());
       }

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "canonical/canonical_validator.hpp"
+#include "core/impl_result.hpp"
 #include "differential/adapter_pool.hpp"
 #include "selftest/adapters.hpp"
 #include "selftest/contextual_faults.hpp"
@@ -110,8 +111,8 @@ Report run_selftest(std::shared_ptr<const schema::Ir> ir, const std::vector<Faul
   selected.erase(std::remove_if(selected.begin(), selected.end(),
                                 [](const Fault* f) { return f->layer == kContextualLayer; }),
                  selected.end());
-  const bool layer12_false_alarms = o.no_false_alarms && (o.selects_layer(differential::kStructuralLayer) ||
-                                                          o.selects_layer(differential::kCanonicalLayer));
+  const bool layer12_false_alarms = o.no_false_alarms && (o.selects_layer(core::kStructuralLayer) ||
+                                                          o.selects_layer(core::kCanonicalLayer));
   const bool layer3_false_alarms = o.no_false_alarms && o.selects_layer(kContextualLayer);
   run_contextual(ir, contextual, layer3_false_alarms, o, report, log);
   if (selected.empty() && !layer12_false_alarms) {

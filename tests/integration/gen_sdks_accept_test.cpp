@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
 #include "differential/adapter_config.hpp"
 #include "differential/implementation_set.hpp"
 #include "gen/generator.hpp"
@@ -86,15 +88,15 @@ class GeneratedInstancesInSdks : public ::testing::Test {
       ASSERT_EQ(p.results.size(), 2u) << context;
       bool ok = true;
       for (const auto& r : p.results) {
-        std::string said = r.implementation + " said " + differential::outcome_name(r.outcome);
+        std::string said = r.implementation + " said " + core::outcome_name(r.outcome);
         for (const auto& d : r.diagnostics) said += " [" + d.path + " " + d.code + " " + d.severity + "]";
         if (r.message) said += " (" + *r.message + ")";
-        EXPECT_EQ(r.outcome, differential::Outcome::kAccepted) << said << "\n" << context;
+        EXPECT_EQ(r.outcome, core::Outcome::kAccepted) << said << "\n" << context;
         EXPECT_TRUE(r.diagnostics.empty()) << said << "\n" << context;
-        ok = ok && r.outcome == differential::Outcome::kAccepted && r.diagnostics.empty();
+        ok = ok && r.outcome == core::Outcome::kAccepted && r.diagnostics.empty();
       }
       for (const auto& d : p.divergences) {
-        ADD_FAILURE() << differential::class_name(d.cls) << ": " << d.detail << "\n" << context;
+        ADD_FAILURE() << core::class_name(d.cls) << ": " << d.detail << "\n" << context;
         ok = false;
       }
       clean += ok;

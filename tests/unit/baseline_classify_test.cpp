@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "baseline/classify.hpp"
+#include "differential/comparator.hpp"
+#include "differential/input_traits.hpp"
 #include "json/write.hpp"
 #include "run/finding_file.hpp"
 
@@ -14,11 +16,11 @@ namespace crosscheck::baseline {
 namespace {
 
 namespace fs = std::filesystem;
-using differential::Outcome;
+using core::Outcome;
 
-differential::ImplResult answer(const std::string& impl, Outcome outcome, const std::string& input,
-                                std::vector<differential::Diag> diags = {}) {
-  differential::ImplResult r;
+core::ImplResult answer(const std::string& impl, Outcome outcome, const std::string& input,
+                        std::vector<core::Diag> diags = {}) {
+  core::ImplResult r;
   r.implementation = impl;
   r.outcome = outcome;
   r.diagnostics = std::move(diags);
@@ -28,7 +30,7 @@ differential::ImplResult answer(const std::string& impl, Outcome outcome, const 
 
 /// A finding as fuzz writes it, its divergences from the real comparator.
 run::Finding finding(const std::string& root, const std::string& input,
-                     std::vector<differential::ImplResult> results) {
+                     std::vector<core::ImplResult> results) {
   run::Finding f;
   f.root = root;
   f.input = input;

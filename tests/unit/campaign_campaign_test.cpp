@@ -66,7 +66,7 @@ class CampaignTest : public ::testing::Test {
       Seen s;
       s.file = w.file;
       s.bucket = w.divergence.bucket;
-      s.cls = differential::class_name(w.divergence.cls);
+      s.cls = core::class_name(w.divergence.cls);
       s.input = w.finding.input;
       s.new_bucket = w.new_bucket;
       s.implementation_defined = w.implementation_defined;

@@ -281,7 +281,7 @@ TEST_F(ThroughputTest, BatchesStartedBeforeAnyIsAnsweredComeBackInOrderWithBothL
   // the pool's thread) and has no canonical layer (answered at once, on this thread); each batch
   // waits for both.
   auto set = start({});
-  differential::Layers both;
+  core::Layers both;
   both.canonical = true;
   std::vector<std::vector<differential::DecodeRequest>> batches(3);
   for (int b = 0; b < 3; ++b) {
@@ -299,7 +299,7 @@ TEST_F(ThroughputTest, BatchesStartedBeforeAnyIsAnsweredComeBackInOrderWithBothL
       EXPECT_EQ(results[i].results[1].encoded, batches[b][i].input);  // the fake echoes its own input
       ASSERT_EQ(results[i].validations.size(), 2u);
       EXPECT_EQ(results[i].validations[1].implementation, "fake");
-      EXPECT_EQ(results[i].validations[1].verdict, differential::Verdict::kUnsupported);
+      EXPECT_EQ(results[i].validations[1].verdict, core::Verdict::kUnsupported);
     }
   }
 }
@@ -327,7 +327,7 @@ TEST_F(ThroughputTest, TheReferenceTakesADecodeDoneOnItsOwnIrAndDecodesAnyOther)
   // A result the decoder would not give, on the set's own IR: taken as it is.
   differential::ImplementationSet::ReferenceDecode given{
       &set->default_ir(),
-      plain[0].results[0].outcome != differential::Outcome::kAccepted,
+      plain[0].results[0].outcome != core::Outcome::kAccepted,
       {{"/x", "given-code", decoder::Severity::kError, "given"}},
       std::string("\"given\""),
       42.5};
@@ -340,8 +340,7 @@ TEST_F(ThroughputTest, TheReferenceTakesADecodeDoneOnItsOwnIrAndDecodesAnyOther)
   ASSERT_EQ(results.size(), 2u);
   const auto& taken = results[0].results[0];
   EXPECT_EQ(taken.implementation, "cpp");
-  EXPECT_EQ(taken.outcome,
-            given.accepted ? differential::Outcome::kAccepted : differential::Outcome::kRejected);
+  EXPECT_EQ(taken.outcome, given.accepted ? core::Outcome::kAccepted : core::Outcome::kRejected);
   EXPECT_NE(taken.outcome, plain[0].results[0].outcome);
   ASSERT_EQ(taken.diagnostics.size(), 1u);
   EXPECT_EQ(taken.diagnostics[0].code, "given-code");
@@ -395,7 +394,7 @@ TEST_F(ThroughputTest, TheSenderHandlesEveryInputInOrderWithItsOwnResults) {
   auto set = start({});
   std::vector<std::string> handled, answered;
   {
-    Sender sender(*set, 4, {}, nullptr, 0, [&](const Pending& p, const differential::PayloadResults& r) {
+    Sender sender(*set, 4, {}, nullptr, 0, [&](const Pending& p, const core::PayloadResults& r) {
       handled.push_back(p.bytes);
       answered.push_back(r.results.at(1).encoded.value_or(""));
     });
@@ -419,7 +418,7 @@ TEST_F(ThroughputTest, AStoppedSenderCompletesTheBatchInFlightAndSendsNoMore) {
   {
     Sender sender(
         *set, 4, {}, [&] { return stop.load(); }, 0,
-        [&](const Pending&, const differential::PayloadResults& r) {
+        [&](const Pending&, const core::PayloadResults& r) {
           EXPECT_FALSE(r.interrupted);
           ++handled;
           stop = true;  // after the first result: what is queued is not sent

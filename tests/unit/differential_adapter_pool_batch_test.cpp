@@ -10,11 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "core/impl_result.hpp"
 #include "differential/adapter_pool.hpp"
 #include "differential/protocol_codec.hpp"
 #include "json/parse.hpp"
 
 namespace crosscheck::differential {
+
+using core::ImplResult;
+using core::Outcome;
+using core::Verdict;
+
 namespace {
 
 using namespace std::chrono_literals;

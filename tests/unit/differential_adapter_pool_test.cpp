@@ -10,9 +10,19 @@
 #include <random>
 #include <thread>
 
+#include "core/impl_result.hpp"
 #include "differential/adapter_pool.hpp"
 
 namespace crosscheck::differential {
+
+using core::Diag;
+using core::Identity;
+using core::ImplResult;
+using core::kCanonicalLayer;
+using core::Outcome;
+using core::outcome_name;
+using core::Verdict;
+
 namespace {
 
 using namespace std::chrono_literals;

@@ -2,12 +2,25 @@
 // failures, implementation-defined traits, the cross-layer check, and signatures apart from layer 1.
 #include <gtest/gtest.h>
 
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
 #include "differential/canonical_comparator.hpp"
+#include "differential/comparator.hpp"
 #include "differential/reference_validation.hpp"
 #include "json/parse.hpp"
 #include "schema/ir.hpp"
 
 namespace crosscheck::differential {
+
+using core::Diag;
+using core::DivergenceClass;
+using core::ImplResult;
+using core::kCanonicalLayer;
+using core::kStructuralLayer;
+using core::Outcome;
+using core::ValidateResult;
+using core::Verdict;
+
 namespace {
 
 ValidateResult verdict(std::string impl, Verdict v, std::vector<std::string> paths = {},

@@ -1,10 +1,19 @@
 // Tests of the comparator: each divergence class, what must NOT diverge, traits and buckets.
 #include <gtest/gtest.h>
 
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
 #include "differential/comparator.hpp"
 #include "json/parse.hpp"
 
 namespace crosscheck::differential {
+
+using core::Diag;
+using core::Divergence;
+using core::DivergenceClass;
+using core::ImplResult;
+using core::Outcome;
+
 namespace {
 
 ImplResult accepted(std::string impl, std::string encoded, std::vector<Diag> diags = {}) {

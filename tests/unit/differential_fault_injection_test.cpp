@@ -16,11 +16,18 @@
 #include <set>
 #include <sstream>
 
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
 #include "differential/adapter_pool.hpp"
 #include "differential/implementation_set.hpp"
 #include "gen_test_support.hpp"
 
 namespace crosscheck::differential {
+
+using core::DivergenceClass;
+using core::ImplResult;
+using core::Outcome;
+
 namespace {
 
 using namespace std::chrono_literals;

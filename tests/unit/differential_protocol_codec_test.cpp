@@ -1,6 +1,7 @@
 // Tests of the protocol codec: request lines, and what the harness accepts or refuses in answers.
 #include <gtest/gtest.h>
 
+#include "core/impl_result.hpp"
 #include "differential/protocol_codec.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
@@ -8,6 +9,10 @@
 #include "util/base64.hpp"
 
 namespace crosscheck::differential::protocol {
+
+using core::Diag;
+using core::Outcome;
+
 namespace {
 
 json::Value parsed(std::string_view text) {

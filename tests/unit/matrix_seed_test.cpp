@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "differential/comparator.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "matrix/seed.hpp"
@@ -16,12 +17,12 @@
 namespace crosscheck::matrix {
 namespace {
 
-using differential::Outcome;
+using core::Outcome;
 namespace fs = std::filesystem;
 
-differential::ImplResult answer(const std::string& impl, Outcome outcome, const std::string& input,
-                                std::vector<differential::Diag> diags = {}) {
-  differential::ImplResult r;
+core::ImplResult answer(const std::string& impl, Outcome outcome, const std::string& input,
+                        std::vector<core::Diag> diags = {}) {
+  core::ImplResult r;
   r.implementation = impl;
   r.outcome = outcome;
   r.diagnostics = std::move(diags);
@@ -30,7 +31,7 @@ differential::ImplResult answer(const std::string& impl, Outcome outcome, const 
 }
 
 baseline::RunFinding finding(const std::string& name, const std::string& root, const std::string& input,
-                             std::vector<differential::ImplResult> results) {
+                             std::vector<core::ImplResult> results) {
   baseline::RunFinding rf;
   rf.path = "findings/" + name + ".json";
   rf.finding.root = root;

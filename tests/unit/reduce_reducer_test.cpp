@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "differential/input_traits.hpp"
 #include "json/write.hpp"
 #include "reduce/reduce_files.hpp"
 #include "reduce/reducer.hpp"
@@ -88,11 +89,11 @@ class ReducerTest : public ::testing::Test {
     return f;
   }
 
-  static std::string bucket_of(const run::Finding& f, differential::DivergenceClass cls) {
+  static std::string bucket_of(const run::Finding& f, core::DivergenceClass cls) {
     for (const auto& d : f.divergences) {
       if (d.cls == cls) return d.bucket;
     }
-    ADD_FAILURE() << "no divergence of class " << differential::class_name(cls);
+    ADD_FAILURE() << "no divergence of class " << core::class_name(cls);
     return "";
   }
 
@@ -127,7 +128,7 @@ TEST_F(ReducerTest, NeedleComesDownToTheHandMinimalWitnessInTheSameBucket) {
   const std::string input = big_needle_payload();
   ASSERT_GT(input.size(), 4000u);
   run::Finding f = finding_for(input);
-  const std::string bucket = bucket_of(f, differential::DivergenceClass::kAcceptance);
+  const std::string bucket = bucket_of(f, core::DivergenceClass::kAcceptance);
   std::size_t goal = 0;
   for (const auto& w : kHandMinimal) {
     if (!goal && in_bucket(w, bucket)) goal = w.size();
@@ -161,7 +162,7 @@ TEST_F(ReducerTest, NonJsonInputIsCutBytewise) {
   input.insert(input.size() / 2, "BOOM");
   input += " tail";
   run::Finding f = finding_for(input);
-  const std::string bucket = bucket_of(f, differential::DivergenceClass::kSdkError);
+  const std::string bucket = bucket_of(f, core::DivergenceClass::kSdkError);
   ReduceOptions o;
   o.oracle = ir_.get();
   ReduceResult r = reduce(f, bucket, *set_, o);
@@ -174,7 +175,7 @@ TEST_F(ReducerTest, NonJsonInputIsCutBytewise) {
 
 TEST_F(ReducerTest, BudgetStopsWithTheBestSoFar) {
   run::Finding f = finding_for(big_needle_payload());
-  const std::string bucket = bucket_of(f, differential::DivergenceClass::kAcceptance);
+  const std::string bucket = bucket_of(f, core::DivergenceClass::kAcceptance);
   ReduceOptions o;
   o.budget = 60;
   ReduceResult r = reduce(f, bucket, *set_, o);

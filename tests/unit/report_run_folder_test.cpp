@@ -7,6 +7,8 @@
 #include <fstream>
 #include <thread>
 
+#include "differential/comparator.hpp"
+#include "differential/input_traits.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "report/run_folder.hpp"
@@ -19,8 +21,8 @@ namespace crosscheck::report {
 namespace {
 
 namespace fs = std::filesystem;
-using differential::DivergenceClass;
-using differential::Outcome;
+using core::DivergenceClass;
+using core::Outcome;
 using run::EventFile;
 using run::EventLog;
 using run::read_events;
@@ -29,9 +31,8 @@ const std::string kHostile = std::string(
     "{\"kind\":\"</script><script>document.title='pwned'</script>\",\"x\":\"<img src=x onerror=alert(1)>\","
     "\"y\":\"```\\n````\",\"z\":\"\xff\xfe\x01\"}");
 
-differential::ImplResult result(const std::string& impl, Outcome o,
-                                std::vector<differential::Diag> diags = {}) {
-  differential::ImplResult r;
+core::ImplResult result(const std::string& impl, Outcome o, std::vector<core::Diag> diags = {}) {
+  core::ImplResult r;
   r.implementation = impl;
   r.outcome = o;
   r.diagnostics = std::move(diags);
@@ -43,7 +44,7 @@ run::Finding finding(const std::string& input, const std::string& bucket, bool i
   run::Finding f;
   f.root = "effect";
   f.input = input;
-  differential::Divergence d;
+  core::Divergence d;
   d.cls = DivergenceClass::kAcceptance;
   d.implementations = {"cpp", "python", "rust"};
   d.detail = "accepted by python <script>alert(1)</script>; rejected by cpp, rust";

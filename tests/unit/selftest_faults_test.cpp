@@ -9,8 +9,9 @@
 #include <set>
 
 #include "canonical/canonical_validator.hpp"
+#include "core/divergence.hpp"
 #include "decoder/decoder.hpp"
-#include "differential/comparator.hpp"
+#include "differential/input_traits.hpp"
 #include "gen_test_support.hpp"
 #include "schema/loader.hpp"
 #include "selftest/selftest.hpp"
@@ -33,7 +34,7 @@ TEST(SelftestFaults, ShippedTableCoversEveryContractArea) {
   for (const auto& f : faults) {
     EXPECT_TRUE(names.insert(f.name).second) << f.name;
     areas.insert(f.area);
-    EXPECT_TRUE(differential::parse_class(f.expected_class).has_value()) << f.name;
+    EXPECT_TRUE(core::parse_class(f.expected_class).has_value()) << f.name;
     EXPECT_FALSE(f.description.empty()) << f.name;
   }
   for (const char* area :

@@ -9,7 +9,7 @@
 
 #include "json/value.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::core {
 
 /// The adapter's own four outcomes, then the ones the harness adds when an adapter misbehaves.
 enum class Outcome { kAccepted, kRejected, kUnsupported, kError, kCrash, kTimeout, kProtocol };
@@ -110,4 +110,4 @@ struct Identity {
   }
 };
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::core

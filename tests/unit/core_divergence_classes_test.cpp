@@ -1,5 +1,5 @@
-// differential_divergence_classes_test.cpp: the divergence classes are one list
-// (differential/divergence_classes.def), and every JSON Schema in schemas/ that enumerates classes
+// core_divergence_classes_test.cpp: the divergence classes are one list
+// (src/core/divergence_classes.def), and every JSON Schema in schemas/ that enumerates classes
 // lists exactly its names. No compiler sees a schema's enum, so this test is what keeps the two equal;
 // it scans every schemas/*.json, so a schema added later is covered without changing the test. An
 // enum that shares a name with the list must be the list; a 'class' enum with none of its names is
@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "differential/comparator.hpp"
+#include "core/divergence.hpp"
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::core {
 namespace {
 
 namespace fs = std::filesystem;
@@ -128,12 +128,12 @@ Verdict judge(const std::vector<ClassEnum>& enums, const std::set<std::string>& 
     ++v.checked;
     if (e.names != expected)
       v.mismatches.push_back(e.where + " lists [" + joined(e.names) +
-                             "], differential/divergence_classes.def has [" + joined(expected) + "]");
+                             "], src/core/divergence_classes.def has [" + joined(expected) + "]");
   }
   return v;
 }
 
-TEST(DifferentialDivergenceClasses, NamesAreUniqueAndParseBack) {
+TEST(DivergenceClasses, NamesAreUniqueAndParseBack) {
   const std::vector<DivergenceClass> all = all_classes();
   ASSERT_EQ(all.size(), 15u);
   std::set<std::string> names;
@@ -149,7 +149,7 @@ TEST(DifferentialDivergenceClasses, NamesAreUniqueAndParseBack) {
   EXPECT_FALSE(parse_class("round-trip").has_value());
 }
 
-TEST(DifferentialDivergenceClasses, RankIsReportOrder) {
+TEST(DivergenceClasses, RankIsReportOrder) {
   const std::vector<DivergenceClass> all = all_classes();
   for (std::size_t i = 1; i < all.size(); ++i) EXPECT_LT(class_rank(all[i - 1]), class_rank(all[i]));
   // The order reports list buckets in: harness failures, then contract verdicts, then the finer ones.
@@ -162,7 +162,7 @@ TEST(DifferentialDivergenceClasses, RankIsReportOrder) {
                                              "contextual-result", "contextual-expectation", "diagnostics"}));
 }
 
-TEST(DifferentialDivergenceClasses, EverySchemaClassEnumEqualsTheTable) {
+TEST(DivergenceClasses, EverySchemaClassEnumEqualsTheTable) {
   const std::set<std::string> expected = table_names();
   const auto by_file = class_enums_in_schemas();
   ASSERT_TRUE(by_file.count("baseline.schema.json")) << "schemas/baseline.schema.json not read";
@@ -186,7 +186,7 @@ TEST(DifferentialDivergenceClasses, EverySchemaClassEnumEqualsTheTable) {
 
 // The scan itself: it finds class enums by property name and by content, in nested schemas, and
 // leaves other enums (an adapter outcome, which shares "crash" and "timeout") alone.
-TEST(DifferentialDivergenceClasses, ScanFindsClassEnumsAndOnlyThose) {
+TEST(DivergenceClasses, ScanFindsClassEnumsAndOnlyThose) {
   auto schema = json::parse(R"({
     "properties": {
       "class": {"enum": ["acceptance"]},
@@ -228,4 +228,4 @@ TEST(DifferentialDivergenceClasses, ScanFindsClassEnumsAndOnlyThose) {
 }
 
 }  // namespace
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::core
