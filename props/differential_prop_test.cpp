@@ -1,5 +1,5 @@
 // differential_prop_test.cpp: RapidCheck differential property between the real Python SDK (the
-// `python` adapter of adapters/default.json, driven through differential::ImplementationSet) and the
+// `python` adapter of adapters/default.json, driven through exec::ImplementationSet) and the
 // in-process C++ decoder, over schema-generated payloads of the real bundle.
 //
 // Property: a batch of payloads (valid instances, and mutants of every gen::Mutator family) gives no
@@ -39,10 +39,10 @@
 #include "core/divergence.hpp"
 #include "core/impl_result.hpp"
 #include "core/payload_results.hpp"
-#include "differential/adapter_config.hpp"
-#include "differential/adapter_pool.hpp"
-#include "differential/implementation_set.hpp"
 #include "differential/input_traits.hpp"
+#include "exec/adapter_config.hpp"
+#include "exec/adapter_pool.hpp"
+#include "exec/implementation_set.hpp"
 #include "gen/generator.hpp"
 #include "json/write.hpp"
 #include "schema/sha256.hpp"
@@ -78,7 +78,7 @@ struct Env {
   const schema::Ir& ir;
   ValueGenerator generator;
   Mutator mutator;
-  std::unique_ptr<differential::ImplementationSet> impls;
+  std::unique_ptr<exec::ImplementationSet> impls;
   std::string error;  // why the property cannot run (with the fix)
   explicit Env(const schema::Ir& ir) : ir(ir), generator(ir), mutator(ir) {}
 };
@@ -110,13 +110,12 @@ const Env& env() {
     const auto& real = testing::real_schema();
     if (!real.ir) return nullptr;
     auto e = std::make_unique<Env>(*real.ir);
-    auto all = differential::load_adapter_config(differential::default_adapter_config_path(),
-                                                 differential::repository_root());
+    auto all = exec::load_adapter_config(exec::default_adapter_config_path(), exec::repository_root());
     if (!all.ok()) {
       e->error = all.error();
       return e;
     }
-    auto selected = differential::select_adapters(all.value(), {"python"}, {});
+    auto selected = exec::select_adapters(all.value(), {"python"}, {});
     if (!selected.ok()) {
       e->error = selected.error();
       return e;
@@ -130,8 +129,7 @@ const Env& env() {
     }
     // The IR outlives the set (a function-local static of the test support): no ownership here.
     std::shared_ptr<const schema::Ir> ir(real.ir.get(), [](const schema::Ir*) {});
-    e->impls =
-        std::make_unique<differential::ImplementationSet>(ir, selected.value(), differential::PoolOptions{});
+    e->impls = std::make_unique<exec::ImplementationSet>(ir, selected.value(), exec::PoolOptions{});
     for (const auto& f : e->impls->failures())
       e->error += (e->error.empty() ? "" : "; ") + f.adapter + ": " + f.message;
     if (!e->error.empty()) {
@@ -277,7 +275,7 @@ void differential_property() {
   // shrinking then drops payloads), each case is drawn at full size (every root and family).
   const auto cases = *rc::gen::resize(kMaxBatch, rc::gen::nonEmpty(rc::gen::container<std::vector<Case>>(
                                                      rc::gen::resize(100, case_gen(e.ir.roots.size())))));
-  std::vector<differential::DecodeRequest> batch;
+  std::vector<exec::DecodeRequest> batch;
   std::vector<std::string> origins;
   for (const Case& c : cases) {
     const schema::Root& root = e.ir.roots[c.root];
@@ -306,7 +304,7 @@ void differential_property() {
     batch.push_back({root.snake_name, std::move(bytes)});
     origins.push_back(std::move(origin));
   }
-  auto results = const_cast<differential::ImplementationSet&>(*e.impls).run(batch);
+  auto results = const_cast<exec::ImplementationSet&>(*e.impls).run(batch);
   RC_ASSERT(results.size() == batch.size());
   std::map<std::string, std::size_t> tags;
   std::string failure;

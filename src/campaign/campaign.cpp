@@ -23,9 +23,9 @@
 #include "core/payload_results.hpp"
 #include "coverage/canonical_coverage.hpp"
 #include "coverage/schema_coverage.hpp"
-#include "differential/adapter_pool.hpp"
 #include "differential/canonical_comparator.hpp"
 #include "differential/comparator.hpp"
+#include "exec/adapter_pool.hpp"
 #include "util/result.hpp"
 #include "verdict/verdict.hpp"
 
@@ -73,8 +73,7 @@ std::vector<const schema::Root*> select_roots(const schema::Ir& ir, const std::v
 
 class Campaign {
  public:
-  Campaign(const schema::Ir& ir, differential::ImplementationSet& impls, const CampaignOptions& o,
-           std::ostream& log)
+  Campaign(const schema::Ir& ir, exec::ImplementationSet& impls, const CampaignOptions& o, std::ostream& log)
       : ir_(ir),
         impls_(impls),
         o_(o),
@@ -103,7 +102,7 @@ class Campaign {
     // The set outlives this campaign (the fuzz command reduces findings with it afterwards), so it
     // must stop telling the coverage however run() ends.
     struct StopObserving {
-      differential::ImplementationSet& impls;
+      exec::ImplementationSet& impls;
       ~StopObserving() { impls.observe_canonical_nodes(nullptr); }
     } stop_observing{impls_};
     start_ = Clock::now();
@@ -137,7 +136,7 @@ class Campaign {
     end.contract_inputs = s.contract_inputs;
     end.buckets = s.buckets;
     end.coverage = s.coverage_percent;
-    events_.end(end, s.exit_code, differential::stop_requested());
+    events_.end(end, s.exit_code, exec::stop_requested());
     sender_ = nullptr;
     return s;
   }
@@ -162,7 +161,7 @@ class Campaign {
     const double cpu_start = thread_cpu_seconds();
     std::uint64_t steps = 0;
     auto last_save = Clock::now(), last_report = Clock::now();
-    while (!differential::stop_requested() && !sender.failed()) {
+    while (!exec::stop_requested() && !sender.failed()) {
       i = next_in_shard(i, o_.shard_index, o_.shard_count);
       if (o_.runs && i >= *o_.runs) break;  // --runs counts the run's iterations, shared by its shards
       double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
@@ -270,7 +269,7 @@ class Campaign {
                        root_names_,
                        recorder_.dir(),
                        events_.elapsed(),
-                       differential::stop_requested(),
+                       exec::stop_requested(),
                        session_figures()};
     // With neither layer 1 nor 2 chosen (layer 3 alone) nothing ran here to summarize: the folder is
     // still laid out, and layer 3 prints its own summary.
@@ -297,7 +296,7 @@ class Campaign {
   }
 
   const schema::Ir& ir_;
-  differential::ImplementationSet& impls_;
+  exec::ImplementationSet& impls_;
   const CampaignOptions& o_;
   std::ostream& log_;
   /// Layer 2, when the run has the canonical layer: the reference validator's nodes and their outcomes
@@ -340,7 +339,7 @@ class Campaign {
 
 }  // namespace
 
-CampaignSummary run_campaign(const schema::Ir& ir, differential::ImplementationSet& impls,
+CampaignSummary run_campaign(const schema::Ir& ir, exec::ImplementationSet& impls,
                              const CampaignOptions& options, std::ostream& log) {
   Campaign c(ir, impls, options, log);
   return c.run();

@@ -33,7 +33,7 @@
 
 #include "core/divergence.hpp"
 #include "core/layers.hpp"
-#include "differential/implementation_set.hpp"
+#include "exec/implementation_set.hpp"
 #include "run/finding_file.hpp"
 #include "run/json_file.hpp"
 #include "schema/ir.hpp"
@@ -103,7 +103,7 @@ struct CampaignSummary {
 };
 
 /// Runs the campaign; throws Fatal (exit 2) for a bad or foreign output folder.
-CampaignSummary run_campaign(const schema::Ir& ir, differential::ImplementationSet& impls,
+CampaignSummary run_campaign(const schema::Ir& ir, exec::ImplementationSet& impls,
                              const CampaignOptions& options, std::ostream& log);
 
 }  // namespace crosscheck::campaign

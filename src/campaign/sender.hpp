@@ -27,7 +27,7 @@
 
 #include "core/layers.hpp"
 #include "core/payload_results.hpp"
-#include "differential/implementation_set.hpp"
+#include "exec/implementation_set.hpp"
 
 namespace crosscheck::campaign {
 
@@ -37,7 +37,7 @@ struct Pending {
   std::uint64_t seed = 0;
   /// The generation step's in-process decode of `bytes`, if there was one: the C++ reference takes it
   /// instead of decoding the input again.
-  std::optional<differential::ImplementationSet::ReferenceDecode> decoded;
+  std::optional<exec::ImplementationSet::ReferenceDecode> decoded;
 };
 
 class Sender {
@@ -48,7 +48,7 @@ class Sender {
   /// polled before each batch, like Ctrl-C: true stops sending (the batch in flight completes).
   /// `sent_before`: inputs sent by earlier sessions of the run.
   /// `layers`: what each batch is run through (ImplementationSet::run).
-  Sender(differential::ImplementationSet& impls, std::size_t batch, core::Layers layers,
+  Sender(exec::ImplementationSet& impls, std::size_t batch, core::Layers layers,
          std::function<bool()> stop_when, std::uint64_t sent_before, Handler handler);
   /// Stops the thread without sending what is queued, if finish() was not called.
   ~Sender();
@@ -77,7 +77,7 @@ class Sender {
   bool stopped() const;
   void close();
 
-  differential::ImplementationSet& impls_;
+  exec::ImplementationSet& impls_;
   std::size_t batch_;
   core::Layers layers_;
   std::function<bool()> stop_when_;

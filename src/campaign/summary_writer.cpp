@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 run::Counts counts_of(const std::map<std::string, std::size_t>& m) { return {m.begin(), m.end()}; }
 
-std::vector<run::ImplementationRecord> implementation_records(const differential::ImplementationSet& impls) {
+std::vector<run::ImplementationRecord> implementation_records(const exec::ImplementationSet& impls) {
   std::vector<run::ImplementationRecord> out;
   for (const auto& id : impls.identities()) {
     run::ImplementationRecord x;

@@ -15,7 +15,7 @@
 #include "campaign/finding_recorder.hpp"
 #include "coverage/canonical_coverage.hpp"
 #include "coverage/schema_coverage.hpp"
-#include "differential/implementation_set.hpp"
+#include "exec/implementation_set.hpp"
 
 namespace crosscheck::campaign {
 
@@ -40,7 +40,7 @@ struct RunSummary {
   std::map<std::string, std::set<std::string>> bucket_roots;
   const SchemaCoverage& coverage;
   const CanonicalCoverage* canonical_coverage;  ///< layer 2, when the run had the canonical layer
-  const differential::ImplementationSet& impls;
+  const exec::ImplementationSet& impls;
   std::vector<std::string> roots;  ///< the roots fuzzed
   std::string findings_dir;
   double elapsed = 0;  ///< run time over every session

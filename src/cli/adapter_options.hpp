@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "differential/implementation_set.hpp"
+#include "exec/implementation_set.hpp"
 
 namespace crosscheck::cli {
 
@@ -25,7 +25,7 @@ struct AdapterOptions {
   /// Prints a WARNING per adapter that could not start; throws Fatal(exit 3) when an adapter the user
   /// named explicitly cannot start, or when fewer than one adapter besides cpp is running and the
   /// user asked for adapters.
-  std::unique_ptr<differential::ImplementationSet> start() const;
+  std::unique_ptr<exec::ImplementationSet> start() const;
 };
 
 }  // namespace crosscheck::cli

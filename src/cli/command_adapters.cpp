@@ -9,8 +9,8 @@
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
 #include "core/impl_result.hpp"
-#include "differential/adapter_config.hpp"
-#include "differential/conformance.hpp"
+#include "exec/adapter_config.hpp"
+#include "exec/conformance.hpp"
 #include "json/value.hpp"
 #include "scenario/client_config.hpp"
 #include "util/result.hpp"
@@ -42,7 +42,7 @@ std::string layers_text(const core::Identity& id) {
 // lock come from, so they are shown only when that adapter was started in this listing.
 void list_clients(const std::vector<core::Identity>& identities) {
   auto clients =
-      scenario::load_client_config(scenario::default_client_config_path(), differential::repository_root());
+      scenario::load_client_config(scenario::default_client_config_path(), exec::repository_root());
   std::cout << "\nlayer-3 clients (" << scenario::default_client_config_path() << "):\n";
   if (!clients.ok()) {
     std::cout << "  cannot be listed: " << clients.error() << "\n";
@@ -115,20 +115,19 @@ int list_adapters(AdapterOptions options) {
 // that should run could not start. An unavailable adapter in the default selection (an SDK checkout
 // that is not set up here) is reported as skipped; one named with --adapters counts as not started.
 int check_adapters(const AdapterOptions& options) {
-  std::string config_path =
-      options.config.empty() ? differential::default_adapter_config_path() : options.config;
-  auto all = differential::load_adapter_config(config_path, differential::repository_root());
+  std::string config_path = options.config.empty() ? exec::default_adapter_config_path() : options.config;
+  auto all = exec::load_adapter_config(config_path, exec::repository_root());
   if (!all.ok()) throw Fatal(all.error());
-  std::vector<differential::AdapterConfig> extra;
+  std::vector<exec::AdapterConfig> extra;
   for (const auto& a : options.adhoc) {
-    auto c = differential::parse_adhoc_adapter(a);
+    auto c = exec::parse_adhoc_adapter(a);
     if (!c.ok()) throw Fatal(c.error());
     extra.push_back(std::move(c).value());
   }
-  auto selected = differential::select_adapters(all.value(), options.adapters, extra);
+  auto selected = exec::select_adapters(all.value(), options.adapters, extra);
   if (!selected.ok()) throw Fatal(selected.error());
   bool explicit_choice = !options.adapters.empty();
-  differential::conformance::Options o;
+  exec::conformance::Options o;
   o.deadline = std::chrono::milliseconds(static_cast<long long>(options.deadline_s * 1000));
   o.in_flight = options.in_flight;
   std::size_t passed = 0, failed = 0, not_started = 0, skipped = 0;
@@ -153,14 +152,14 @@ int check_adapters(const AdapterOptions& options) {
       ++(named ? not_started : skipped);
       continue;
     }
-    auto report = differential::conformance::run(config.spec, o);
-    std::cout << differential::conformance::format(report) << std::flush;
+    auto report = exec::conformance::run(config.spec, o);
+    std::cout << exec::conformance::format(report) << std::flush;
     if (report.start_error) {
       ++not_started;
     } else {
       ++(report.passed() ? passed : failed);
     }
-    if (differential::stop_requested()) break;
+    if (exec::stop_requested()) break;
   }
   std::cout << "\n"
             << passed << " conformant, " << failed << " with failed checks, " << not_started

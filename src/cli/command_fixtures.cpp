@@ -67,8 +67,8 @@ int fixtures_run(const FixturesOptions& o) {
   auto probes = fixtures::plan(manifest, files, snapshot);
 
   auto set = o.adapters.start();
-  std::vector<differential::ValidateRequest> validate;
-  std::vector<differential::DecodeRequest> decode;
+  std::vector<exec::ValidateRequest> validate;
+  std::vector<exec::DecodeRequest> decode;
   std::vector<std::size_t> sent;  // probe index of each request
   for (std::size_t p = 0; p < probes.size(); ++p) {
     if (!probes[p].bytes) continue;

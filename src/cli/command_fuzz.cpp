@@ -66,7 +66,7 @@ struct FuzzOptions {
 };
 
 /// The end of a run: minimize one finding per bucket that has no .min.json yet (src/reduce).
-void reduce_findings(const FuzzOptions& o, const schema::Ir& ir, differential::ImplementationSet& set,
+void reduce_findings(const FuzzOptions& o, const schema::Ir& ir, exec::ImplementationSet& set,
                      bool interrupted, std::optional<double> run_seconds) {
   const bool merged_later = o.deterministic || !o.shard.empty();
   // Unset, the budget is per bucket (a fixed total spread over hundreds of buckets left each about
@@ -89,7 +89,7 @@ void reduce_findings(const FuzzOptions& o, const schema::Ir& ir, differential::I
   // The run's own time budget was the user's: reduction adds at most a tenth of it (at least 10 s).
   r.max_seconds = std::max(10.0, run_seconds.value_or(600) / 10);
   r.base.oracle = &ir;
-  r.base.should_stop = [] { return differential::stop_requested(); };
+  r.base.should_stop = [] { return exec::stop_requested(); };
   auto done = reduce::reduce_run_folder(o.out, set, r, std::cerr);
   // Layer-3 rows cost a client run per step (a second or more on the Python client): not in the run's
   // own time, but one command away.
@@ -102,7 +102,7 @@ void reduce_findings(const FuzzOptions& o, const schema::Ir& ir, differential::I
                                 : "up to " + std::to_string(kReduceCallsPerBucket) + " per bucket")
             << ", at most " << static_cast<long>(r.max_seconds) << " s)\n";
   for (const auto& s : done.skipped) std::cerr << "  not reduced: " << s << "\n";
-  if (done.buckets_left || differential::stop_requested())
+  if (done.buckets_left || exec::stop_requested())
     std::cerr
         << "  " << (done.buckets_left ? std::to_string(done.buckets_left) + " bucket(s) left: " : "")
         << "crosscheck reduce FINDING (or a larger --reduce-budget on a resumed run) can finish the job\n";
@@ -155,8 +155,8 @@ LayerChoice parse_layers(const std::string& text) {
 /// The layer-3 clients: --clients, or the clients of the SDKs whose adapters run (python/direct
 /// counts as python). When none is available: Fatal exit 2 naming who supports layer 3 if the user
 /// asked for the layer, else a note and none.
-std::vector<scenario::ClientSpec> contextual_clients(const FuzzOptions& o,
-                                                     const differential::ImplementationSet& set, bool asked) {
+std::vector<scenario::ClientSpec> contextual_clients(const FuzzOptions& o, const exec::ImplementationSet& set,
+                                                     bool asked) {
   if (!o.clients.empty())
     return pick_clients(o.client_config, client_names(o.clients), false);  // each must run
   const std::string path = o.client_config.empty() ? scenario::default_client_config_path() : o.client_config;
@@ -184,7 +184,7 @@ std::vector<scenario::ClientSpec> contextual_clients(const FuzzOptions& o,
 }
 
 /// Unset --layers: every layer some implementation of the run lists in its hello.
-core::Layers layers_of(const differential::ImplementationSet& set) {
+core::Layers layers_of(const exec::ImplementationSet& set) {
   core::Layers layers;
   for (const auto& id : set.identities())
     layers.canonical = layers.canonical || id.has_layer(core::kCanonicalLayer);
@@ -218,7 +218,7 @@ void fuzz_contextual(const FuzzOptions& o, const campaign::CampaignOptions& c, c
   l3.shard_index = c.shard_index;
   l3.shard_count = c.shard_count;
   l3.deterministic = c.deterministic;
-  l3.should_stop = [] { return differential::stop_requested(); };
+  l3.should_stop = [] { return exec::stop_requested(); };
   std::string names;
   for (const auto& client : clients) names += (names.empty() ? "" : ",") + client.name;
   std::cerr << "layer 3: generated scenarios on cpp," << names << " ("
@@ -262,7 +262,7 @@ int fuzz(const FuzzOptions& o) {
   std::optional<LayerChoice> chosen;
   if (!o.layers.empty()) chosen = parse_layers(o.layers);  // a bad name: exit 2 before anything starts
   auto ir = load_ir_or_fail(o.adapters.schema);
-  differential::install_stop_handlers();
+  exec::install_stop_handlers();
   auto set = o.adapters.start();
   c.layers = chosen ? chosen->layers : layers_of(*set);
   // Layer 3 by default when a client of the running adapters is available.
@@ -298,7 +298,7 @@ int fuzz(const FuzzOptions& o) {
   // The set's own copy of the same schema: the generation step's in-process decodes are then the C++
   // reference's results (ImplementationSet::ReferenceDecode), not repeated on the sender thread.
   campaign::run_campaign(set->default_ir(), *set, c, std::cerr);
-  if (!clients.empty() && !differential::stop_requested()) {
+  if (!clients.empty() && !exec::stop_requested()) {
     // Layer 3 gets what the campaign left of the time (it may stop a little after its share).
     if (contextual_seconds) {
       const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -306,7 +306,7 @@ int fuzz(const FuzzOptions& o) {
     }
     fuzz_contextual(o, c, ir, clients, contextual_seconds);
   }
-  const bool interrupted = differential::stop_requested();
+  const bool interrupted = exec::stop_requested();
   if (interrupted)
     std::cerr << "interrupted: everything found so far is in " << c.out
               << "; run the same command to resume\n";

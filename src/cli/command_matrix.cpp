@@ -69,7 +69,7 @@ int matrix_run(const AdapterOptions& adapters, const std::string& path, const st
   std::set<std::string> ids;
   for (const auto& c : cases) ids.insert(c.id);
   auto set = adapters.start();
-  std::vector<differential::DecodeRequest> batch;
+  std::vector<exec::DecodeRequest> batch;
   for (const auto& c : cases) batch.push_back({c.root, c.text});
   auto results = set->run(batch);
   auto names = set->names();

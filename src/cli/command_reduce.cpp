@@ -14,7 +14,7 @@
 #include "cli/schema_option.hpp"
 #include "core/divergence.hpp"
 #include "core/impl_result.hpp"
-#include "differential/adapter_pool.hpp"
+#include "exec/adapter_pool.hpp"
 #include "reduce/reduce_files.hpp"
 #include "reduce/scenario_reducer.hpp"
 #include "run/finding_files.hpp"
@@ -143,7 +143,7 @@ reduce::ScenarioReduceOptions scenario_options(const ReduceCliOptions& o, const 
   options.budget = o.budget_given ? o.budget : kScenarioDefaultBudget;
   options.batch = o.batch_given ? o.batch : kScenarioDefaultBatch;
   options.validator = &rig.reference();
-  options.should_stop = [] { return differential::stop_requested(); };
+  options.should_stop = [] { return exec::stop_requested(); };
   if (o.verbose) options.log = &std::cerr;
   return options;
 }
@@ -155,7 +155,7 @@ int reduce_scenario_file(const ReduceCliOptions& o, const run::Finding& f) {
   auto target = reduce::target_bucket(o.finding, f, bucket);
   if (!target.ok()) throw Fatal(target.error());
   if (auto row = reduce::finding_row(o.finding, f); !row.ok()) throw Fatal(row.error());
-  differential::install_stop_handlers();
+  exec::install_stop_handlers();
   ClientRig rig(o, f);
   if (o.verbose) rig.keep();
   auto options = scenario_options(o, rig);
@@ -190,7 +190,7 @@ int reduce_scenario_file(const ReduceCliOptions& o, const run::Finding& f) {
   }
   if (o.verbose) std::cout << "work:   " << rig.work() << "\n";
   std::cout << "replay: " << run::replay_command(fr.min_path) << "\n";
-  if (res.stopped && differential::stop_requested())
+  if (res.stopped && exec::stop_requested())
     std::cout << "interrupted: the row above is the smallest found so far; run the same command to go on\n";
   return kExitClean;
 }
@@ -217,11 +217,11 @@ void print_folder_summary(const Done& done, std::size_t budget, const char* unit
 
 int reduce_scenario_run(const ReduceCliOptions& o, const fs::path& findings) {
   if (!o.bucket.empty()) throw Fatal("--bucket goes with one finding file, not with a run folder");
-  differential::install_stop_handlers();
+  exec::install_stop_handlers();
   std::vector<std::unique_ptr<ClientRig>> rigs;  // alive until the folder is done
   reduce::ScenarioReduceOptions base;
   base.batch = o.batch_given ? o.batch : kScenarioDefaultBatch;
-  base.should_stop = [] { return differential::stop_requested(); };
+  base.should_stop = [] { return exec::stop_requested(); };
   if (o.verbose) base.log = &std::cerr;
   auto factory = [&](const run::Finding& f) -> reduce::ScenarioRig {
     rigs.push_back(std::make_unique<ClientRig>(o, f));
@@ -248,13 +248,13 @@ int reduce_run(const ReduceCliOptions& o) {
   }
   if (!o.bucket.empty()) throw Fatal("--bucket goes with one finding file, not with a run folder");
   auto ir = load_ir_or_fail(o.adapters.schema);
-  differential::install_stop_handlers();
+  exec::install_stop_handlers();
   auto set = o.adapters.start();
   reduce::RunReduceOptions r;
   r.total_budget = o.budget;
   r.base.batch = o.batch;
   r.base.oracle = &ir;
-  r.base.should_stop = [] { return differential::stop_requested(); };
+  r.base.should_stop = [] { return exec::stop_requested(); };
   if (o.verbose) r.base.log = &std::cerr;
   auto done = reduce::reduce_run_folder(o.finding, *set, r, std::cout);
   print_folder_summary(done, o.budget, "calls");
@@ -273,13 +273,13 @@ int reduce_command(const ReduceCliOptions& o) {
   if (auto target = reduce::target_bucket(o.finding, loaded.value(), bucket); !target.ok())
     throw Fatal(target.error());
   auto ir = load_ir_or_fail(o.adapters.schema);
-  differential::install_stop_handlers();
+  exec::install_stop_handlers();
   auto set = o.adapters.start();
   reduce::ReduceOptions options;
   options.budget = o.budget;
   options.batch = o.batch;
   options.oracle = &ir;
-  options.should_stop = [] { return differential::stop_requested(); };
+  options.should_stop = [] { return exec::stop_requested(); };
   if (o.verbose) options.log = &std::cerr;
   auto r = reduce::reduce_finding_file(o.finding, bucket, *set, options);
   if (!r.ok()) throw Fatal(r.error());
@@ -306,7 +306,7 @@ int reduce_command(const ReduceCliOptions& o) {
     std::cout << "note:   " << fr.note << "\n";
   }
   std::cout << "replay: " << run::replay_command(fr.min_path) << "\n";
-  if (res.stopped && differential::stop_requested())
+  if (res.stopped && exec::stop_requested())
     std::cout << "interrupted: the input above is the smallest found so far; run the same command to go on\n";
   return kExitClean;
 }

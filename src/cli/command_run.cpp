@@ -64,7 +64,7 @@ int run(const RunOptions& o) {
   if (!o.baseline.empty()) known = baseline::load_baseline(o.baseline);  // bad file: exit 2 before any work
   std::vector<baseline::Occurrence> seen;
   auto set = o.adapters.start();
-  std::vector<differential::DecodeRequest> batch;
+  std::vector<exec::DecodeRequest> batch;
   for (const auto& f : files) {
     std::string root = o.root;
     if (root.empty()) {

@@ -8,8 +8,8 @@
 #include <set>
 
 #include "core/divergence.hpp"
-#include "differential/implementation_set.hpp"
 #include "differential/input_traits.hpp"
+#include "exec/implementation_set.hpp"
 #include "json/write.hpp"
 #include "run/event_log.hpp"
 #include "run/finding_files.hpp"
@@ -60,8 +60,7 @@ run::Finding minimized(const run::Finding& original, const std::string& path, co
 
 /// Reduces an already loaded finding and writes its .min.json; the error names the file.
 Result<FileReduction, std::string> reduce_loaded(const std::string& path, const run::Finding& f,
-                                                 const std::string& bucket,
-                                                 differential::ImplementationSet& set,
+                                                 const std::string& bucket, exec::ImplementationSet& set,
                                                  const ReduceOptions& options) {
   FileReduction out;
   out.finding_path = path;
@@ -131,7 +130,7 @@ Result<Target, std::string> target_bucket(const std::string& path, const run::Fi
 
 Result<FileReduction, std::string> reduce_finding_file(const std::string& path,
                                                        const std::optional<std::string>& bucket,
-                                                       differential::ImplementationSet& set,
+                                                       exec::ImplementationSet& set,
                                                        const ReduceOptions& options) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return path + ": no such finding file";
@@ -143,7 +142,7 @@ Result<FileReduction, std::string> reduce_finding_file(const std::string& path,
   return reduce_loaded(path, f, target.value().bucket, set, options);
 }
 
-RunReduction reduce_run_folder(const std::string& run_dir, differential::ImplementationSet& set,
+RunReduction reduce_run_folder(const std::string& run_dir, exec::ImplementationSet& set,
                                const RunReduceOptions& options, std::ostream& log) {
   RunReduction out;
   fs::path dir = fs::path(run_dir) / run::kFindingsDir;

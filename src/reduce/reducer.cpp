@@ -60,7 +60,7 @@ std::optional<core::Outcome> cpp_outcome_in(const std::string& signature) {
 
 class Oracle {
  public:
-  Oracle(const run::Finding& finding, std::string bucket, differential::ImplementationSet& set,
+  Oracle(const run::Finding& finding, std::string bucket, exec::ImplementationSet& set,
          const ReduceOptions& options, ReduceResult& stats)
       : root_(finding.root),
         bucket_(std::move(bucket)),
@@ -197,7 +197,7 @@ class Oracle {
 
   std::vector<std::size_t> evaluate(const std::vector<std::pair<std::size_t, std::string>>& slice) {
     if (slice.empty()) return {};
-    std::vector<differential::DecodeRequest> batch;
+    std::vector<exec::DecodeRequest> batch;
     for (const auto& [index, bytes] : slice) batch.push_back({root_, bytes});
     auto results = set_.run(batch, layers_);
     stats_.calls += batch.size();
@@ -230,7 +230,7 @@ class Oracle {
 
   std::string root_, bucket_;
   core::Layers layers_;  // the layers that found the finding: a layer-2 bucket needs both
-  differential::ImplementationSet& set_;
+  exec::ImplementationSet& set_;
   const ReduceOptions& options_;
   ReduceResult& stats_;
   std::optional<Clock::time_point> deadline_;
@@ -630,8 +630,8 @@ std::optional<std::string> default_bucket(const run::Finding& finding) {
   return std::nullopt;
 }
 
-ReduceResult reduce(const run::Finding& finding, const std::string& bucket,
-                    differential::ImplementationSet& set, const ReduceOptions& options) {
+ReduceResult reduce(const run::Finding& finding, const std::string& bucket, exec::ImplementationSet& set,
+                    const ReduceOptions& options) {
   ReduceResult result;
   result.input = finding.input;
   Oracle oracle(finding, bucket, set, options, result);

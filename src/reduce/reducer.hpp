@@ -22,7 +22,7 @@
 #include <string>
 
 #include "core/payload_results.hpp"
-#include "differential/implementation_set.hpp"
+#include "exec/implementation_set.hpp"
 #include "run/finding_file.hpp"
 #include "schema/ir.hpp"
 
@@ -55,8 +55,8 @@ struct ReduceResult {
 
 /// Reduces `finding.input` for `bucket`. Never throws for adapter trouble: a crashing or hanging
 /// candidate is just one more answer to compare.
-ReduceResult reduce(const run::Finding& finding, const std::string& bucket,
-                    differential::ImplementationSet& set, const ReduceOptions& options = {});
+ReduceResult reduce(const run::Finding& finding, const std::string& bucket, exec::ImplementationSet& set,
+                    const ReduceOptions& options = {});
 
 /// The bucket `reduce` targets when none is given: the first contract divergence's, else the first's.
 std::optional<std::string> default_bucket(const run::Finding& finding);

@@ -6,8 +6,8 @@
 #include <set>
 
 #include "core/impl_result.hpp"
-#include "differential/adapter_config.hpp"
-#include "differential/adapter_pool.hpp"
+#include "exec/adapter_config.hpp"
+#include "exec/adapter_pool.hpp"
 #include "scenario/client_config.hpp"
 #include "scenario/client_runner.hpp"
 #include "scenario/reference_result.hpp"
@@ -98,7 +98,7 @@ struct BatchLoop {
     scenario_gen::ScenarioGenerator generator(validator);
     const auto started = Clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
-    while (!done() && elapsed() < seconds && !differential::stop_requested()) {
+    while (!done() && elapsed() < seconds && !exec::stop_requested()) {
       // Deterministic: the rows of batch b depend on (seed, b) and the families alone.
       auto generated = generator.generate_many(o.seed * 1000003 + batches, o.scenario_batch, families);
       ++batches;
@@ -210,7 +210,7 @@ FaultReport run_contextual_fault(const canonical::CanonicalValidator& validator,
   } else if (!*r.goal_class) {
     r.note = "first put in " + join(r.first_classes, ",");
   }
-  if (differential::stop_requested()) {
+  if (exec::stop_requested()) {
     r.status = Status::kSkipped;
     r.note = "interrupted";
   }
@@ -266,7 +266,7 @@ ContextualFalseAlarmReport run_contextual_false_alarms(const canonical::Canonica
   else if (r.differences)
     r.note = std::to_string(r.differences) +
              " difference(s) on rows that differ only in error texts: a harness bug";
-  if (differential::stop_requested()) {
+  if (exec::stop_requested()) {
     r.status = Status::kSkipped;
     r.note = "interrupted";
   }

@@ -13,8 +13,8 @@
 #include "core/divergence.hpp"
 #include "core/impl_result.hpp"
 #include "core/layers.hpp"
-#include "differential/adapter_pool.hpp"
-#include "differential/implementation_set.hpp"
+#include "exec/adapter_pool.hpp"
+#include "exec/implementation_set.hpp"
 #include "schema/loader.hpp"
 #include "selftest/adapters.hpp"
 #include "selftest/shared.hpp"
@@ -120,7 +120,7 @@ class FindingWatch {
 
 /// Runs the campaign `c` (its log in `log_path`) while `watch` follows its findings; `stop_at_expected` ends
 /// it at the first finding in the fault's expected class.
-campaign::CampaignSummary watched_campaign(const schema::Ir& ir, differential::ImplementationSet& set,
+campaign::CampaignSummary watched_campaign(const schema::Ir& ir, exec::ImplementationSet& set,
                                            campaign::CampaignOptions c, FindingWatch& watch,
                                            bool stop_at_expected, const std::string& log_path) {
   std::atomic<bool> found{false};
@@ -163,7 +163,7 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> run_ir, const Fault& fau
   std::shared_ptr<const schema::Ir> ir = run_ir;
   std::vector<std::string> reference = o.reference;
   if (!fault.schema.empty()) {
-    const std::string path = (fs::path(differential::repository_root()) / fault.schema).string();
+    const std::string path = (fs::path(exec::repository_root()) / fault.schema).string();
     auto loaded = schema::load_schema(path);
     if (!loaded.ok()) {
       r.status = Status::kFailed;
@@ -176,9 +176,9 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> run_ir, const Fault& fau
   std::vector<std::string> argv = {o.python, (fs::path(selftest_dir()) / "faulty_adapter.py").string(),
                                    canonical ? "--canonical-fault" : "--fault", fault.name, "--"};
   argv.insert(argv.end(), reference.begin(), reference.end());
-  std::vector<differential::AdapterConfig> adapters = {proxy_config(core::kReferenceImplementation, {}),
-                                                       proxy_config(kFaulty, argv)};
-  differential::ImplementationSet set(ir, adapters, pool_options(o));
+  std::vector<exec::AdapterConfig> adapters = {proxy_config(core::kReferenceImplementation, {}),
+                                               proxy_config(kFaulty, argv)};
+  exec::ImplementationSet set(ir, adapters, pool_options(o));
   for (const auto& f : set.failures()) {
     if (f.adapter == kFaulty) {
       r.status = Status::kSkipped;
@@ -197,7 +197,7 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> run_ir, const Fault& fau
   }
   r.witness_detected = witness_ok;
   r.witness_classes.assign(classes.begin(), classes.end());
-  if (differential::stop_requested()) {
+  if (exec::stop_requested()) {
     r.status = Status::kSkipped;
     r.note = "interrupted";
     return r;
@@ -262,7 +262,7 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> run_ir, const Fault& fau
     r.note =
         "witness larger than " + std::to_string(static_cast<int>(o.size_goal)) + "x the hand-minimal one";
   }
-  if (differential::stop_requested()) {
+  if (exec::stop_requested()) {
     r.status = Status::kSkipped;
     r.note = "interrupted";
   }
@@ -279,7 +279,7 @@ FalseAlarmReport run_false_alarms(std::shared_ptr<const schema::Ir> ir, const Op
   std::vector<std::string> argv = {o.python, (fs::path(selftest_dir()) / "equivalent_adapter.py").string(),
                                    "--"};
   argv.insert(argv.end(), o.reference.begin(), o.reference.end());
-  differential::ImplementationSet set(
+  exec::ImplementationSet set(
       ir, {proxy_config(core::kReferenceImplementation, {}), proxy_config(kEquivalent, argv)},
       pool_options(o));
   for (const auto& f : set.failures()) {
@@ -317,7 +317,7 @@ FalseAlarmReport run_false_alarms(std::shared_ptr<const schema::Ir> ir, const Op
                        : "") +
              " against an adapter the contract cannot tell from the reference: a harness bug";
   }
-  if (differential::stop_requested()) {
+  if (exec::stop_requested()) {
     r.status = Status::kSkipped;
     r.note = "interrupted";
   }

@@ -4,7 +4,7 @@
 
 #include "core/divergence.hpp"
 #include "core/impl_result.hpp"
-#include "differential/adapter_config.hpp"
+#include "exec/adapter_config.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "scenario_gen/scenario_generator.hpp"
@@ -99,7 +99,7 @@ Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
       if (!s->is_string() || s->string_value().empty())
         return at + ": field 'schema': expected a schema bundle's path from the repository root";
       f.schema = s->string_value();
-      if (!fs::exists(fs::path(differential::repository_root()) / f.schema))
+      if (!fs::exists(fs::path(exec::repository_root()) / f.schema))
         return at + ": field 'schema': " + f.schema + " does not exist (a path from the repository root)";
     }
     if (!names.insert(f.name).second) return where + ": the fault name '" + f.name + "' is used twice";

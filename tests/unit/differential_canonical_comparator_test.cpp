@@ -6,7 +6,7 @@
 #include "core/impl_result.hpp"
 #include "differential/canonical_comparator.hpp"
 #include "differential/comparator.hpp"
-#include "differential/reference_validation.hpp"
+#include "exec/reference_validation.hpp"
 #include "json/parse.hpp"
 #include "schema/ir.hpp"
 
@@ -166,14 +166,14 @@ TEST(CanonicalComparator, ReferenceVerdictCarriesKeywordsAndTraits) {
       R"("type":"object","properties":{"at":{"type":"string","format":"date-time"}}})");
   ASSERT_TRUE(body.ok());
   ir.documents.push_back(schema::Document{"schema/t/main.schema.json", "", std::move(body.value())});
-  ValidateResult bad = validate_reference(ir, "main", R"({"at":"yesterday"})");
+  ValidateResult bad = exec::validate_reference(ir, "main", R"({"at":"yesterday"})");
   ASSERT_EQ(bad.verdict, Verdict::kInvalid);
   EXPECT_EQ(bad.error_paths, std::vector<std::string>{"/at"});
   EXPECT_EQ(bad.error_keywords, std::vector<std::string>{"format"});
-  ValidateResult leap = validate_reference(ir, "main", R"({"at":"1998-12-31T23:59:60Z"})");
+  ValidateResult leap = exec::validate_reference(ir, "main", R"({"at":"1998-12-31T23:59:60Z"})");
   ASSERT_EQ(leap.verdict, Verdict::kValid);
   EXPECT_EQ(leap.implementation_defined, std::vector<std::string>{"date-time-leap-second"});
-  EXPECT_EQ(validate_reference(ir, "nope", "{}").verdict, Verdict::kUnsupported);
+  EXPECT_EQ(exec::validate_reference(ir, "nope", "{}").verdict, Verdict::kUnsupported);
 
   ValidateResult ignores_formats = verdict("python", Verdict::kValid);
   auto ds = compare_canonical(R"({"at":"yesterday"})", {bad, ignores_formats}, {});

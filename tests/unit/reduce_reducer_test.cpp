@@ -61,14 +61,14 @@ class ReducerTest : public ::testing::Test {
     auto ir = schema::load_schema(std::string(CROSSCHECK_TEST_SCHEMAS) + "/mini");
     ASSERT_TRUE(ir.ok()) << ir.error().message();
     ir_ = std::make_shared<const schema::Ir>(std::move(ir).value());
-    differential::AdapterConfig cpp;
+    exec::AdapterConfig cpp;
     cpp.spec.name = "cpp";
-    differential::AdapterConfig planted;
+    exec::AdapterConfig planted;
     planted.spec.name = "planted";
     planted.spec.argv = {"python3", kNeedleAdapter, "--marker", "BOOM"};
-    differential::PoolOptions pool;
+    exec::PoolOptions pool;
     pool.deadline = std::chrono::milliseconds(5000);
-    set_ = new differential::ImplementationSet(ir_, {cpp, planted}, pool);
+    set_ = new exec::ImplementationSet(ir_, {cpp, planted}, pool);
     ASSERT_TRUE(set_->failures().empty()) << set_->failures().front().message;
   }
   static void TearDownTestSuite() {
@@ -118,11 +118,11 @@ class ReducerTest : public ::testing::Test {
   }
 
   static std::shared_ptr<const schema::Ir> ir_;
-  static differential::ImplementationSet* set_;
+  static exec::ImplementationSet* set_;
 };
 
 std::shared_ptr<const schema::Ir> ReducerTest::ir_;
-differential::ImplementationSet* ReducerTest::set_ = nullptr;
+exec::ImplementationSet* ReducerTest::set_ = nullptr;
 
 TEST_F(ReducerTest, NeedleComesDownToTheHandMinimalWitnessInTheSameBucket) {
   const std::string input = big_needle_payload();

@@ -5,10 +5,10 @@
 // pipe is never drained while the flag is set, so every poller sees it readable until reset_stop().
 #pragma once
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 
 /// Read end of the wake-up pipe (non-blocking, close-on-exec), created on first use; -1 if pipe()
 /// failed (pollers then fall back to their periodic check of stop_requested()).
 int stop_wake_fd();
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

@@ -1,5 +1,5 @@
 // reference_validation.cpp: the reference's canonical verdicts, one validator per loaded schema.
-#include "differential/reference_validation.hpp"
+#include "exec/reference_validation.hpp"
 
 #include <map>
 #include <memory>
@@ -8,7 +8,7 @@
 
 #include "canonical/canonical_validator.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 
 using core::kCanonicalLayer;
 using core::kReferenceImplementation;
@@ -72,4 +72,4 @@ ValidateResult validate_reference(const schema::Ir& ir, std::string_view documen
   return r;
 }
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

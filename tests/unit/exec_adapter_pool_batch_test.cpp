@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "core/impl_result.hpp"
-#include "differential/adapter_pool.hpp"
-#include "differential/protocol_codec.hpp"
+#include "exec/adapter_pool.hpp"
+#include "exec/protocol_codec.hpp"
 #include "json/parse.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 
 using core::ImplResult;
 using core::Outcome;
@@ -196,4 +196,4 @@ INSTANTIATE_TEST_SUITE_P(Lies, AdapterPoolBatchLie,
                          [](const auto& info) { return std::string(info.param.mode); });
 
 }  // namespace
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

@@ -20,12 +20,12 @@
 #include "core/layers.hpp"
 #include "core/payload_results.hpp"
 #include "decoder/decoder.hpp"
-#include "differential/adapter_config.hpp"
-#include "differential/adapter_pool.hpp"
+#include "exec/adapter_config.hpp"
+#include "exec/adapter_pool.hpp"
 #include "json/schema_validator.hpp"
 #include "schema/ir.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 
 struct StartFailure {
   std::string adapter;
@@ -132,4 +132,4 @@ class ImplementationSet {
   json::NodeSink* node_sink_ = nullptr;
 };
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

@@ -8,9 +8,9 @@
 #include <iterator>
 #include <thread>
 
-#include "differential/adapter_process.hpp"
+#include "exec/adapter_process.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 namespace {
 
 using namespace std::chrono_literals;
@@ -123,4 +123,4 @@ TEST(AdapterProcess, WriteToAClosedStdinReportsIt) {
 }
 
 }  // namespace
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

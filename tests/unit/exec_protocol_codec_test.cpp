@@ -2,13 +2,13 @@
 #include <gtest/gtest.h>
 
 #include "core/impl_result.hpp"
-#include "differential/protocol_codec.hpp"
+#include "exec/protocol_codec.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "json/write.hpp"
 #include "util/base64.hpp"
 
-namespace crosscheck::differential::protocol {
+namespace crosscheck::exec::protocol {
 
 using core::Diag;
 using core::Outcome;
@@ -340,4 +340,4 @@ TEST(ProtocolCodec, ExcerptEscapesAndCuts) {
 }
 
 }  // namespace
-}  // namespace crosscheck::differential::protocol
+}  // namespace crosscheck::exec::protocol

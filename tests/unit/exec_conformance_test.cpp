@@ -7,10 +7,10 @@
 #include <map>
 #include <set>
 
-#include "differential/conformance.hpp"
+#include "exec/conformance.hpp"
 #include "schema/loader.hpp"
 
-namespace crosscheck::differential::conformance {
+namespace crosscheck::exec::conformance {
 namespace {
 
 using namespace std::chrono_literals;
@@ -258,4 +258,4 @@ TEST(Conformance, ServeAdapterEchoInputIsNoDecoder) {
 }
 
 }  // namespace
-}  // namespace crosscheck::differential::conformance
+}  // namespace crosscheck::exec::conformance

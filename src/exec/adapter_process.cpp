@@ -1,5 +1,5 @@
 // adapter_process.cpp: spawning with Boost.Process, non-blocking pipe I/O, kill and reap.
-#include "differential/adapter_process.hpp"
+#include "exec/adapter_process.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -17,7 +17,7 @@
 #include <sstream>
 #include <thread>
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 namespace bp = boost::process;
 namespace {
 
@@ -390,4 +390,4 @@ std::string AdapterProcess::status_text() const {
   return "stopped";
 }
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

@@ -11,9 +11,9 @@
 #include <thread>
 
 #include "core/impl_result.hpp"
-#include "differential/adapter_pool.hpp"
+#include "exec/adapter_pool.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 
 using core::Diag;
 using core::Identity;
@@ -593,4 +593,4 @@ TEST(AdapterPool, ValidateVerdicts) {
 }
 
 }  // namespace
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

@@ -1,5 +1,5 @@
 // implementation_set.cpp: starting implementations, running batches, grouping by schema.
-#include "differential/implementation_set.hpp"
+#include "exec/implementation_set.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -9,11 +9,11 @@
 #include "canonical/canonical_validator.hpp"
 #include "differential/canonical_comparator.hpp"
 #include "differential/comparator.hpp"
-#include "differential/reference_validation.hpp"
-#include "differential/stop_signal.hpp"
+#include "exec/reference_validation.hpp"
+#include "exec/stop_signal.hpp"
 #include "schema/loader.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 
 using core::Identity;
 using core::ImplResult;
@@ -24,6 +24,9 @@ using core::Outcome;
 using core::PayloadResults;
 using core::ValidateResult;
 using core::Verdict;
+using differential::compare;
+using differential::compare_canonical;
+using differential::CompareOptions;
 
 struct ImplementationSet::Member {
   std::string name;
@@ -414,4 +417,4 @@ std::vector<std::string> ImplementationSet::skewed_roots() const {
   return out;
 }
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

@@ -1,5 +1,5 @@
 // stop_signal.cpp: stop_requested(), request_stop(), install_stop_handlers(), reset_stop().
-#include "differential/stop_signal.hpp"
+#include "exec/stop_signal.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,9 +9,9 @@
 #include <csignal>
 #include <mutex>
 
-#include "differential/adapter_pool.hpp"
+#include "exec/adapter_pool.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 namespace {
 
 std::atomic<bool> g_stop{false};
@@ -84,4 +84,4 @@ void install_stop_handlers() {
   ::sigaction(SIGTERM, &action, nullptr);
 }
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

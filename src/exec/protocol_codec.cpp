@@ -1,5 +1,5 @@
 // protocol_codec.cpp: building requests and checking answers of adapter protocol v1.
-#include "differential/protocol_codec.hpp"
+#include "exec/protocol_codec.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -8,13 +8,13 @@
 #include <mutex>
 #include <sstream>
 
-#include "differential/adapter_config.hpp"
+#include "exec/adapter_config.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "json/write.hpp"
 #include "util/base64.hpp"
 
-namespace crosscheck::differential::protocol {
+namespace crosscheck::exec::protocol {
 
 using core::Identity;
 using core::ImplResult;
@@ -406,4 +406,4 @@ std::string excerpt(std::string_view line, std::size_t max) {
   return out;
 }
 
-}  // namespace crosscheck::differential::protocol
+}  // namespace crosscheck::exec::protocol

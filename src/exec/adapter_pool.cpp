@@ -39,7 +39,7 @@
 // cost more than the answer itself (bench/bench_adapters, docs/benchmarks.md). While every busy
 // process still has at least half its window queued, the loop lets a few answers collect before
 // it polls (coalesce()): the adapter never runs dry, and the refill goes out in one write.
-#include "differential/adapter_pool.hpp"
+#include "exec/adapter_pool.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -53,13 +53,13 @@
 #include <mutex>
 #include <thread>
 
-#include "differential/adapter_process.hpp"
-#include "differential/protocol_codec.hpp"
-#include "differential/sigpipe_guard.hpp"
-#include "differential/stop_signal.hpp"
+#include "exec/adapter_process.hpp"
+#include "exec/protocol_codec.hpp"
+#include "exec/sigpipe_guard.hpp"
+#include "exec/stop_signal.hpp"
 #include "json/parse.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 
 using core::Identity;
 using core::ImplResult;
@@ -1428,4 +1428,4 @@ AdapterPool::Stats AdapterPool::stats() const { return impl_->stats(); }
 
 void AdapterPool::shutdown() { impl_->shutdown(); }
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

@@ -11,7 +11,7 @@
 #include "json/schema_validator.hpp"
 #include "schema/ir.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 
 /// The layers the C++ reference answers (hello's "layers").
 std::vector<std::string> reference_layers();
@@ -24,4 +24,4 @@ std::vector<std::string> reference_layers();
 core::ValidateResult validate_reference(const schema::Ir& ir, std::string_view document,
                                         std::string_view input, json::NodeSink* sink = nullptr);
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

@@ -40,7 +40,7 @@
 #include "core/impl_result.hpp"
 #include "util/result.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 
 struct AdapterSpec {
   std::string name;                        ///< "python", "go/direct", or an ad-hoc name
@@ -147,4 +147,4 @@ void install_stop_handlers();
 /// Clears the flag (tests; or a caller that has dealt with the stop and goes on).
 void reset_stop();
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

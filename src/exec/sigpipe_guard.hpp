@@ -6,7 +6,7 @@
 
 #include <ctime>
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 
 // Blocks SIGPIPE in this thread while the pool writes to children, then discards one that a write
 // to a dead child raised: EPIPE is handled, and the harness must not die of it (tests and library
@@ -37,4 +37,4 @@ class SigpipeGuard {
   sigset_t old_;
 };
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

@@ -6,7 +6,7 @@
 // death or a hang to the check that caused it. Any failure ends the session (killed and reaped);
 // the next check starts a fresh process with a new handshake, so one fault is reported once and
 // the remaining checks still say something.
-#include "differential/conformance.hpp"
+#include "exec/conformance.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -21,14 +21,14 @@
 #include <sstream>
 
 #include "core/impl_result.hpp"
-#include "differential/adapter_process.hpp"
-#include "differential/protocol_codec.hpp"
-#include "differential/sigpipe_guard.hpp"
+#include "exec/adapter_process.hpp"
+#include "exec/protocol_codec.hpp"
+#include "exec/sigpipe_guard.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "util/base64.hpp"
 
-namespace crosscheck::differential::conformance {
+namespace crosscheck::exec::conformance {
 
 using core::Diag;
 using core::Identity;
@@ -964,4 +964,4 @@ std::string format(const Report& report) {
   return out.str();
 }
 
-}  // namespace crosscheck::differential::conformance
+}  // namespace crosscheck::exec::conformance

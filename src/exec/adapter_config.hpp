@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "differential/adapter_pool.hpp"
+#include "exec/adapter_pool.hpp"
 #include "util/result.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 
 struct AdapterConfig {
   AdapterSpec spec;
@@ -44,4 +44,4 @@ Result<std::vector<AdapterConfig>, std::string> select_adapters(const std::vecto
                                                                 const std::vector<std::string>& names,
                                                                 const std::vector<AdapterConfig>& adhoc);
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

@@ -1,5 +1,5 @@
 // adapter_config.cpp: reading adapters/default.json and --adapter specs.
-#include "differential/adapter_config.hpp"
+#include "exec/adapter_config.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -9,7 +9,7 @@
 #include "json/schema_validator.hpp"
 #include "util/config_command.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 
 std::string repository_root() { return CROSSCHECK_SOURCE_DIR; }
 
@@ -124,4 +124,4 @@ Result<std::vector<AdapterConfig>, std::string> select_adapters(const std::vecto
   return out;
 }
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

@@ -23,7 +23,7 @@
 #include "json/value.hpp"
 #include "util/result.hpp"
 
-namespace crosscheck::differential::protocol {
+namespace crosscheck::exec::protocol {
 
 constexpr int kVersion = 1;
 
@@ -89,4 +89,4 @@ std::optional<std::uint64_t> sniff_id(std::string_view line_prefix);
 /// At most `max` bytes of `line` with control and non-ASCII bytes escaped, for messages.
 std::string excerpt(std::string_view line, std::size_t max = 120);
 
-}  // namespace crosscheck::differential::protocol
+}  // namespace crosscheck::exec::protocol

@@ -18,11 +18,11 @@
 
 #include "core/divergence.hpp"
 #include "core/impl_result.hpp"
-#include "differential/adapter_pool.hpp"
-#include "differential/implementation_set.hpp"
+#include "exec/adapter_pool.hpp"
+#include "exec/implementation_set.hpp"
 #include "gen_test_support.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 
 using core::DivergenceClass;
 using core::ImplResult;
@@ -527,4 +527,4 @@ TEST(PipelinedCalls, ACallQueuedAfterShutdownIsAnsweredAtOnceAsAbandoned) {
 }
 
 }  // namespace
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec

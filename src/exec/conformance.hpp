@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "differential/adapter_pool.hpp"
+#include "exec/adapter_pool.hpp"
 
-namespace crosscheck::differential::conformance {
+namespace crosscheck::exec::conformance {
 
 struct Options {
   std::chrono::milliseconds deadline{10000};        ///< per wait for an answer (reset by each line)
@@ -63,4 +63,4 @@ Report run(const AdapterSpec& spec, const Options& options = {});
 /// the indented stderr tail, one line per check.
 std::string format(const Report& report);
 
-}  // namespace crosscheck::differential::conformance
+}  // namespace crosscheck::exec::conformance

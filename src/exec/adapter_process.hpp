@@ -27,10 +27,10 @@
 #include <string_view>
 #include <vector>
 
-#include "differential/adapter_pool.hpp"
+#include "exec/adapter_pool.hpp"
 #include "util/result.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::exec {
 
 /// CPU seconds (user + system) of the reaped processes of one adapter.
 using CpuTally = std::atomic<double>;
@@ -106,4 +106,4 @@ class AdapterProcess {
   std::shared_ptr<CpuTally> reaped_cpu_;
 };
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::exec
