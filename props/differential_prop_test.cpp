@@ -39,12 +39,12 @@
 #include "core/divergence.hpp"
 #include "core/impl_result.hpp"
 #include "core/payload_results.hpp"
-#include "differential/input_traits.hpp"
 #include "exec/adapter_config.hpp"
 #include "exec/adapter_pool.hpp"
 #include "exec/implementation_set.hpp"
 #include "gen/generator.hpp"
 #include "json/write.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "schema/sha256.hpp"
 #include "tests/unit/gen_test_support.hpp"
 
@@ -177,7 +177,7 @@ const core::ImplResult* result_of(const core::PayloadResults& p, const std::stri
 /// every one the C++ decoder has beyond them is an error at a big number of the input (at least one)
 /// or a no_union_match / invalid_known_variant at a union or variant holding one.
 bool explained_by_safe_integer_rule(const core::PayloadResults& p) {
-  const differential::InputTraits traits = differential::analyse_input(p.input);
+  const layers::structural::InputTraits traits = layers::structural::analyse_input(p.input);
   const auto& big = traits.big_number_paths;
   const core::ImplResult* cpp = result_of(p, "cpp");
   const core::ImplResult* python = result_of(p, "python");
@@ -212,7 +212,8 @@ bool known_divergence(const core::PayloadResults& p, const core::Divergence& d) 
       std::any_of(known().entries.begin(), known().entries.end(),
                   [&](const baseline::Entry& e) { return baseline::matches_divergence(e, p.root, d); });
   if (!covered) return false;
-  return differential::analyse_input(p.input).big_number_paths.empty() || explained_by_safe_integer_rule(p);
+  return layers::structural::analyse_input(p.input).big_number_paths.empty() ||
+         explained_by_safe_integer_rule(p);
 }
 
 std::string show(const core::ImplResult& r) {

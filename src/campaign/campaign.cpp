@@ -23,9 +23,9 @@
 #include "core/payload_results.hpp"
 #include "coverage/canonical_coverage.hpp"
 #include "coverage/schema_coverage.hpp"
-#include "differential/canonical_comparator.hpp"
-#include "differential/comparator.hpp"
 #include "exec/adapter_pool.hpp"
+#include "layers/canonical/canonical_comparator.hpp"
+#include "layers/structural/comparator.hpp"
 #include "util/result.hpp"
 #include "verdict/verdict.hpp"
 
@@ -204,8 +204,8 @@ class Campaign {
   /// divergences are counted and may give a finding file.
   void on_results(const Pending& p, const core::PayloadResults& r) {
     if (tuples_
-            .insert(p.root + "#" + differential::outcome_tuple(r.results) + "#" +
-                    differential::verdict_tuple(r.validations))
+            .insert(p.root + "#" + layers::structural::outcome_tuple(r.results) + "#" +
+                    layers::canonical::verdict_tuple(r.validations))
             .second)
       corpus_.keep(p.root, p.bytes);
     if (sent_sample_ && sent_count_++ % o_.sent_sample_every == 0) sent_sample_->keep(p.root, p.bytes);

@@ -1,6 +1,6 @@
 // command_adapters.cpp: `crosscheck adapters`, who each adapter is, which schema it was generated from,
 // which roots the implementations share (the skew table) and the layer-3 interop clients; with --check, the
-// protocol conformance suite (differential/conformance.hpp) against each selected adapter instead.
+// protocol conformance suite (exec/conformance.hpp) against each selected adapter instead.
 
 #include <algorithm>
 #include <iomanip>

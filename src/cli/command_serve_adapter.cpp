@@ -4,7 +4,7 @@
 //
 // Per-request cost (docs/benchmarks.md, bench_adapters): the decode itself is a few microseconds, so
 // a JSON tree of each request (with its base64 member copied into it) and of each answer cost as much
-// again. Lines in the exact layout differential/protocol_codec writes (decode and validate requests,
+// again. Lines in the exact layout exec/protocol_codec writes (decode and validate requests,
 // and batches of them) are therefore read in place, without a tree (RequestLayout); every other line
 // goes through the lossless parser as before. Every answer is written as text into one buffer per
 // line, with the same bytes json::write gave for the trees it replaces.

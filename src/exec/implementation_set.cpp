@@ -7,10 +7,10 @@
 #include <future>
 
 #include "canonical/canonical_validator.hpp"
-#include "differential/canonical_comparator.hpp"
-#include "differential/comparator.hpp"
 #include "exec/reference_validation.hpp"
 #include "exec/stop_signal.hpp"
+#include "layers/canonical/canonical_comparator.hpp"
+#include "layers/structural/comparator.hpp"
 #include "schema/loader.hpp"
 
 namespace crosscheck::exec {
@@ -24,9 +24,9 @@ using core::Outcome;
 using core::PayloadResults;
 using core::ValidateResult;
 using core::Verdict;
-using differential::compare;
-using differential::compare_canonical;
-using differential::CompareOptions;
+using layers::canonical::compare_canonical;
+using layers::structural::compare;
+using layers::structural::CompareOptions;
 
 struct ImplementationSet::Member {
   std::string name;

@@ -6,10 +6,10 @@
 #include "core/divergence.hpp"
 #include "core/impl_result.hpp"
 #include "decoder/decoder.hpp"
-#include "differential/input_traits.hpp"
 #include "json/parse.hpp"
 #include "json/splice.hpp"
 #include "json/write.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "schema/sha256.hpp"
 #include "util/result.hpp"
 #include "verdict/blame.hpp"
@@ -62,7 +62,7 @@ std::vector<Disagreement> disagreements(const run::Finding& f, bool accepted, bo
 /// Why a finding cannot become a case, or "" when it can.
 std::string unsuitable(const run::Finding& f, const schema::Ir& ir) {
   if (!json::parse(f.input).ok()) return "input is not strict JSON in UTF-8";
-  auto traits = differential::analyse_input(f.input);
+  auto traits = layers::structural::analyse_input(f.input);
   if (traits.duplicate_keys) return "input has duplicate keys";
   if (traits.lone_surrogate) return "input has a lone surrogate";
   if (traits.deep_nesting) return "input nests deeper than 100";

@@ -8,9 +8,9 @@
 #include <set>
 
 #include "core/divergence.hpp"
-#include "differential/input_traits.hpp"
 #include "exec/implementation_set.hpp"
 #include "json/write.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "run/event_log.hpp"
 #include "run/finding_files.hpp"
 #include "run/layout.hpp"
@@ -43,7 +43,7 @@ run::Finding minimized(const run::Finding& original, const std::string& path, co
   m.results = r.results.results;
   m.document = r.results.document;
   m.validations = r.results.validations;
-  m.traits = differential::analyse_input(r.input).names();
+  m.traits = layers::structural::analyse_input(r.input).names();
   m.seed = original.seed;
   m.source = original.source;
   m.replay = run::replay_command(min_path);

@@ -14,10 +14,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "differential/input_traits.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "json/write.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "run/layout.hpp"
 #include "schema/sha256.hpp"
 #include "util/base64.hpp"
@@ -167,7 +167,7 @@ Finding finding_of(const core::PayloadResults& results) {
   f.results = results.results;
   f.document = results.document;
   f.validations = results.validations;
-  f.traits = differential::analyse_input(results.input).names();
+  f.traits = layers::structural::analyse_input(results.input).names();
   return f;
 }
 

@@ -134,7 +134,7 @@ Blame blame(const core::Divergence& d, const std::vector<ImplResult>& results, c
   std::map<std::string, std::string> key;  // implementation -> the answer the divergence is about
   if (d.cls == DivergenceClass::kCanonicalAcceptance) {
     // Layer 2: the verdicts are the signature's "who" part, "canonical|class|cpp=invalid,python=valid|..."
-    // (differential/canonical_comparator.hpp), so no layer-1 result is needed.
+    // (layers/canonical/canonical_comparator.hpp), so no layer-1 result is needed.
     std::vector<std::string> parts;
     for (std::size_t at = 0, bar = 0; bar != std::string::npos; at = bar + 1) {
       bar = d.signature.find('|', at);

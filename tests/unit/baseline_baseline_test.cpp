@@ -8,9 +8,9 @@
 
 #include "core/divergence.hpp"
 #include "core/impl_result.hpp"
-#include "differential/canonical_comparator.hpp"
-#include "differential/comparator.hpp"
 #include "json/write.hpp"
+#include "layers/canonical/canonical_comparator.hpp"
+#include "layers/structural/comparator.hpp"
 
 namespace crosscheck::baseline {
 namespace {
@@ -42,9 +42,10 @@ core::ImplResult result(const std::string& impl, core::Outcome outcome, std::vec
 /// A real divergence from the comparator: python accepts an unsafe integer the decoder rejects.
 core::Divergence unsafe_integer_divergence() {
   using core::Outcome;
-  auto found = differential::compare("content_upload_receipt", R"({"size":9007199254740992})",
-                                     {result("cpp", Outcome::kRejected, {{"/size", "invalid_type", "error"}}),
-                                      result("python", Outcome::kAccepted)});
+  auto found =
+      layers::structural::compare("content_upload_receipt", R"({"size":9007199254740992})",
+                                  {result("cpp", Outcome::kRejected, {{"/size", "invalid_type", "error"}}),
+                                   result("python", Outcome::kAccepted)});
   EXPECT_EQ(found.size(), 1u);
   return found.front();
 }
@@ -177,7 +178,7 @@ TEST(BaselineFile, TheShippedEntriesCoverTheirWitnesses) {
     if (e.id == "sdk-0.10.1-rust-wide-integer-in-tagged-union") {  // parses, then cannot hydrate
       answers[2].diagnostics = {{"", "invalid_type", "error"}};
     }
-    auto found = differential::compare(e.witness->root, in, answers);
+    auto found = layers::structural::compare(e.witness->root, in, answers);
     bool covered = false;
     for (const auto& d : found) covered = covered || matches_divergence(e, e.witness->root, d);
     EXPECT_TRUE(covered) << e.id << ": " << (found.empty() ? "no divergence" : found.front().signature);
@@ -225,7 +226,7 @@ TEST(BaselineFile, TheShippedLayerTwoEntriesCoverTheirWitnesses) {
       decodes = {result("cpp", Outcome::kRejected, {{"", "ambiguous_union", "error"}}),
                  result("python", Outcome::kRejected, {{"", "ambiguous_union", "error"}})};
     }
-    auto found = differential::compare_canonical(*e.witness->input, validations, decodes);
+    auto found = layers::canonical::compare_canonical(*e.witness->input, validations, decodes);
     bool covered = false;
     for (const auto& d : found) covered = covered || matches_divergence(e, e.witness->root, d);
     EXPECT_TRUE(covered) << e.id << ": " << (found.empty() ? "no divergence" : found.front().signature);

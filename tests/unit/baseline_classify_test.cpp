@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "baseline/classify.hpp"
-#include "differential/comparator.hpp"
-#include "differential/input_traits.hpp"
 #include "json/write.hpp"
+#include "layers/structural/comparator.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "run/finding_file.hpp"
 
 namespace crosscheck::baseline {
@@ -35,8 +35,8 @@ run::Finding finding(const std::string& root, const std::string& input,
   f.root = root;
   f.input = input;
   f.results = std::move(results);
-  f.divergences = differential::compare(root, input, f.results);
-  f.traits = differential::analyse_input(input).names();
+  f.divergences = layers::structural::compare(root, input, f.results);
+  f.traits = layers::structural::analyse_input(input).names();
   f.replay = "crosscheck replay " + run::finding_file_name(f);
   return f;
 }

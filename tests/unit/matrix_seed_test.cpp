@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "differential/comparator.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
+#include "layers/structural/comparator.hpp"
 #include "matrix/seed.hpp"
 #include "run/finding_file.hpp"
 #include "schema/loader.hpp"
@@ -37,7 +37,7 @@ baseline::RunFinding finding(const std::string& name, const std::string& root, c
   rf.finding.root = root;
   rf.finding.input = input;
   rf.finding.results = std::move(results);
-  rf.finding.divergences = differential::compare(root, input, rf.finding.results);
+  rf.finding.divergences = layers::structural::compare(root, input, rf.finding.results);
   return rf;
 }
 

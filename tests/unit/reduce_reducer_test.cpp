@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "differential/input_traits.hpp"
 #include "json/write.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "reduce/reduce_files.hpp"
 #include "reduce/reducer.hpp"
 #include "run/event_log.hpp"
@@ -84,7 +84,7 @@ class ReducerTest : public ::testing::Test {
     f.input = input;
     f.divergences = r.divergences;
     f.results = r.results;
-    f.traits = differential::analyse_input(input).names();
+    f.traits = layers::structural::analyse_input(input).names();
     f.source = "reduce_reducer_test";
     return f;
   }

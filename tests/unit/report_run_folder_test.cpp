@@ -7,10 +7,10 @@
 #include <fstream>
 #include <thread>
 
-#include "differential/comparator.hpp"
-#include "differential/input_traits.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
+#include "layers/structural/comparator.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "report/run_folder.hpp"
 #include "report/writers.hpp"
 #include "run/event_log.hpp"
@@ -288,8 +288,8 @@ run::Finding unsafe_integer_finding() {
   for (auto& r : f.results) {
     if (r.encoded) r.encoded = f.input;  // they re-encode it faithfully: only acceptance differs
   }
-  f.divergences = differential::compare(f.root, f.input, f.results);
-  f.traits = differential::analyse_input(f.input).names();
+  f.divergences = layers::structural::compare(f.root, f.input, f.results);
+  f.traits = layers::structural::analyse_input(f.input).names();
   return f;
 }
 

@@ -4,7 +4,7 @@
 
 #include "core/divergence.hpp"
 #include "core/impl_result.hpp"
-#include "differential/comparator.hpp"
+#include "layers/structural/comparator.hpp"
 #include "verdict/blame.hpp"
 
 namespace crosscheck::verdict {
@@ -26,7 +26,7 @@ ImplResult answer(const std::string& impl, Outcome outcome, const std::string& i
 
 /// The one divergence of class `cls` the comparator finds in `results`.
 core::Divergence only(const std::string& input, const std::vector<ImplResult>& results, DivergenceClass cls) {
-  auto found = differential::compare("content_upload_receipt", input, results);
+  auto found = layers::structural::compare("content_upload_receipt", input, results);
   std::vector<core::Divergence> of_class;
   for (const auto& d : found) {
     if (d.cls == cls) of_class.push_back(d);
@@ -117,7 +117,7 @@ TEST(Blame, AtTheLevelOfTheTextParsedIsOneAnswerWhateverTheOutcomeAfter) {
       answer("cpp", Outcome::kRejected, input, {{"/size", "invalid_type", "error"}}),
       answer("python", Outcome::kAccepted, input),
       answer("rust", Outcome::kRejected, input, {{"", "invalid_json", "error"}})};
-  auto found = differential::compare("content_upload_receipt", input, results);
+  auto found = layers::structural::compare("content_upload_receipt", input, results);
   const core::Divergence* text_level = nullptr;
   const core::Divergence* acceptance = nullptr;
   for (const auto& d : found) {

@@ -1,5 +1,5 @@
 // comparator.cpp: layer 1, the divergences of one payload and their bucket signatures.
-#include "differential/comparator.hpp"
+#include "layers/structural/comparator.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -14,7 +14,7 @@
 #include "json/write.hpp"
 #include "schema/sha256.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::layers::structural {
 
 using core::class_name;
 using core::Diag;
@@ -583,4 +583,4 @@ std::vector<Divergence> compare(std::string_view root, std::string_view input,
   return found;
 }
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::layers::structural

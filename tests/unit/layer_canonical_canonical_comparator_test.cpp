@@ -4,13 +4,13 @@
 
 #include "core/divergence.hpp"
 #include "core/impl_result.hpp"
-#include "differential/canonical_comparator.hpp"
-#include "differential/comparator.hpp"
 #include "exec/reference_validation.hpp"
 #include "json/parse.hpp"
+#include "layers/canonical/canonical_comparator.hpp"
+#include "layers/structural/comparator.hpp"
 #include "schema/ir.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::layers::canonical {
 
 using core::Diag;
 using core::DivergenceClass;
@@ -20,6 +20,7 @@ using core::kStructuralLayer;
 using core::Outcome;
 using core::ValidateResult;
 using core::Verdict;
+using layers::structural::compare;
 
 namespace {
 
@@ -187,4 +188,4 @@ TEST(CanonicalComparator, ReferenceVerdictCarriesKeywordsAndTraits) {
 }
 
 }  // namespace
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::layers::canonical

@@ -28,7 +28,7 @@
 #include "core/divergence.hpp"
 #include "core/impl_result.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::layers::canonical {
 
 /// `validations`: the implementations of ONE schema group on `input` (raw bytes) as one document.
 /// `decodes`: the structural results of the same payload (any implementations; the cross-layer
@@ -44,4 +44,4 @@ std::string verdict_tuple(const std::vector<core::ValidateResult>& validations);
 std::vector<std::string> canonical_traits(std::string_view input,
                                           const std::vector<core::ValidateResult>& validations);
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::layers::canonical

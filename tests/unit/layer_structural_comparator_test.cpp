@@ -3,10 +3,10 @@
 
 #include "core/divergence.hpp"
 #include "core/impl_result.hpp"
-#include "differential/comparator.hpp"
 #include "json/parse.hpp"
+#include "layers/structural/comparator.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::layers::structural {
 
 using core::Diag;
 using core::Divergence;
@@ -467,4 +467,4 @@ TEST(InputTraits, JsonIsWhatTheParserAccepts) {
 }
 
 }  // namespace
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::layers::structural

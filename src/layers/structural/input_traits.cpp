@@ -1,7 +1,7 @@
 // input_traits.cpp: analyse_input(), an iterative strict-JSON scanner that records traits and where
 // they sit. It replaces a parse into json::Value plus a recursive walk, which used call stack in
 // proportion to the input's depth (a 10,001-deep input overflowed an ASan Debug stack).
-#include "differential/input_traits.hpp"
+#include "layers/structural/input_traits.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include "json/pointer.hpp"
 #include "json/wtf8.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::layers::structural {
 
 bool InputTraits::any() const { return !names().empty(); }
 
@@ -273,4 +273,4 @@ InputTraits analyse_input(std::string_view bytes) {
   return t;
 }
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::layers::structural

@@ -27,10 +27,10 @@
 
 #include "core/divergence.hpp"
 #include "core/impl_result.hpp"
-#include "differential/input_traits.hpp"
 #include "json/value.hpp"
+#include "layers/structural/input_traits.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::layers::structural {
 
 struct CompareOptions {
   /// Member names the schema declares; other names in diagnostic paths are abstracted as "?" for
@@ -53,4 +53,4 @@ std::string outcome_tuple(const std::vector<core::ImplResult>& results);
 /// A JSON Pointer with array indices as "*" and unknown member names as "?".
 std::string path_shape(std::string_view pointer, const std::set<std::string, std::less<>>* known_names);
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::layers::structural

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace crosscheck::differential {
+namespace crosscheck::layers::structural {
 
 /// Where one trait occurs: a JSON Pointer (RFC 6901) into the input.
 struct TraitSite {
@@ -49,4 +49,4 @@ struct InputTraits {
 
 InputTraits analyse_input(std::string_view bytes);
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::layers::structural

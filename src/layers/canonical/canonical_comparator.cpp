@@ -1,14 +1,14 @@
 // canonical_comparator.cpp: layer-2 divergences and the cross-layer check (see canonical_comparator.hpp).
-#include "differential/canonical_comparator.hpp"
+#include "layers/canonical/canonical_comparator.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <set>
 
-#include "differential/input_traits.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "schema/sha256.hpp"
 
-namespace crosscheck::differential {
+namespace crosscheck::layers::canonical {
 
 using core::class_name;
 using core::Divergence;
@@ -19,6 +19,8 @@ using core::Outcome;
 using core::ValidateResult;
 using core::Verdict;
 using core::verdict_name;
+using layers::structural::analyse_input;
+using layers::structural::InputTraits;
 
 namespace {
 
@@ -179,4 +181,4 @@ std::vector<Divergence> compare_canonical(std::string_view input,
   return found;
 }
 
-}  // namespace crosscheck::differential
+}  // namespace crosscheck::layers::canonical
