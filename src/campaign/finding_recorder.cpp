@@ -12,7 +12,7 @@ namespace crosscheck::campaign {
 namespace fs = std::filesystem;
 
 FindingRecorder::FindingRecorder(std::string findings_dir, std::size_t max_per_bucket,
-                                 differential::Layers layers, RunEvents& events,
+                                 differential::Layers layers, run::RunEvents& events,
                                  std::function<void(const WrittenFinding&)> on_finding)
     : store_(std::move(findings_dir)),
       max_per_bucket_(max_per_bucket),
