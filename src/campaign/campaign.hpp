@@ -21,7 +21,8 @@
 //
 // The pieces, one file each: run_state (run.json, state.json, coverage.json), corpus_sample,
 // generation_step, sender (thread and queue), finding_recorder (counts, bucket caps, finding files),
-// run_events (events.jsonl), progress_line, summary_writer (summary.json); campaign.cpp runs them.
+// progress_line, summary_writer (summary.json); campaign.cpp runs them. events.jsonl is written
+// through src/run's run_events, which a later layer of the run (layer 3) writes to as well.
 #pragma once
 
 #include <cstdint>
@@ -76,8 +77,11 @@ struct CampaignOptions {
   /// sent-sample/<root>/<hash> (the corpus layout), so that an SDK's in-process rate can be measured
   /// on the run's own mix (bench_adapters DIR); 0 writes none.
   std::size_t sent_sample_every = 0;
-  bool strict = false;               ///< count implementation-defined divergences as failures
-  bool live = false;                 ///< a live progress line (terminal) instead of periodic lines
+  bool strict = false;  ///< count implementation-defined divergences as failures
+  bool live = false;    ///< a live progress line (terminal) instead of periodic lines
+  /// The log gets the details: divergences per class on the progress line, the summary's tables and
+  /// totals at the end (`fuzz` only with --verbose: the reports have them).
+  bool detailed_log = true;
   std::string adapters_fingerprint;  ///< names of the implementations, for run.json
   /// --shard I/N: only the iterations i with i % N == I of the run (each input's seed derives from
   /// (run seed, i), so the shards of one seed split one run's inputs between them).
@@ -89,6 +93,9 @@ struct CampaignOptions {
   /// Polled by the generation loop and before each adapter batch: true ends the run early, as if its
   /// time were up (the batch in flight completes; `crosscheck selftest` stops at its first finding).
   std::function<bool()> stop_when;
+  /// Write the event log's "end" event when the campaign ends. False when a later layer of the same
+  /// run follows (fuzz's layer 3): the end is written after the last layer.
+  bool end_event = true;
   /// Called on the sender thread after each finding file is written and logged, in the order they
   /// are written; an exception from it ends the run with that error.
   std::function<void(const WrittenFinding&)> on_finding;

@@ -17,12 +17,12 @@
 #include <string>
 
 #include "campaign/campaign.hpp"
-#include "campaign/run_events.hpp"
 #include "campaign/sender.hpp"
 #include "core/layers.hpp"
 #include "core/payload_results.hpp"
 #include "run/finding_file.hpp"
 #include "run/json_file.hpp"
+#include "run/run_events.hpp"
 
 namespace crosscheck::campaign {
 
@@ -31,7 +31,7 @@ class FindingRecorder {
   /// Creates `findings_dir` if needed (Fatal when it cannot be created or written). `layers`: the
   /// layers of the run, which by_layer lists from the start.
   FindingRecorder(std::string findings_dir, std::size_t max_per_bucket, core::Layers layers,
-                  RunEvents& events, std::function<void(const WrittenFinding&)> on_finding);
+                  run::RunEvents& events, std::function<void(const WrittenFinding&)> on_finding);
 
   /// Reads the finding files already in the folder (a resumed run); returns how many. A .min.json is
   /// the reducer's copy of a finding beside it: not another witness, so not read.
@@ -63,7 +63,7 @@ class FindingRecorder {
  private:
   run::FindingStore store_;
   std::size_t max_per_bucket_;
-  RunEvents& events_;
+  run::RunEvents& events_;
   std::function<void(const WrittenFinding&)> on_finding_;
   mutable std::mutex mutex_;
   Counts counts_;

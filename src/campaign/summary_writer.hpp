@@ -42,13 +42,16 @@ struct RunSummary {
   const CanonicalCoverage* canonical_coverage;  ///< layer 2, when the run had the canonical layer
   const exec::ImplementationSet& impls;
   std::vector<std::string> roots;  ///< the roots fuzzed
+  /// Of those, the roots the canonical layer compares: those that are a schema document
+  /// (canonical::root_document); the others are answered unsupported by every implementation.
+  std::vector<std::string> canonical_roots;
   std::string findings_dir;
   double elapsed = 0;  ///< run time over every session
   bool interrupted = false;
   SessionFigures session;
 };
 
-/// The tables and totals on the log.
+/// The tables and totals on the log (`fuzz --verbose`; the report has them too).
 void print_summary(std::ostream& log, const RunSummary& s);
 /// Writes <out>/summary.json atomically (run/summary_file.hpp).
 void write_summary(const RunSummary& s);

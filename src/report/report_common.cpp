@@ -192,19 +192,21 @@ std::vector<WrittenReport> write_reports(const RunData& run, const std::string& 
   return written;
 }
 
-void write_run_reports(const std::string& run_dir, std::ostream& log) {
+std::vector<std::string> write_run_reports(const std::string& run_dir, std::ostream& log) {
+  std::vector<std::string> paths;
   try {
     LoadOptions load;
     load.allow_partial = true;
     RunData run = load_run(run_dir, load);
-    auto written = write_reports(run, (std::filesystem::path(run_dir) / "report").string(), kAllFormats);
-    log << "reports:";
-    for (const auto& w : written) log << " " << w.path;
-    log << "\n";
+    for (const auto& w :
+         write_reports(run, (std::filesystem::path(run_dir) / "report").string(), kAllFormats))
+      paths.push_back(w.path);
   } catch (const std::exception& e) {
     log << "WARNING: the reports could not be written (" << e.what() << "); run `crosscheck report "
         << run_dir << "` to retry\n";
+    paths.clear();
   }
+  return paths;
 }
 
 }  // namespace crosscheck::report

@@ -36,9 +36,10 @@ struct WrittenReport {
 /// summary.md, buckets.jsonl.
 std::vector<WrittenReport> write_reports(const RunData& run, const std::string& out_dir, unsigned formats);
 
-/// The end of `crosscheck fuzz`: every report into RUN_DIR/report/ and their paths on `log`. Never
-/// throws: a report that cannot be written is a warning, the run's findings are already safe.
-void write_run_reports(const std::string& run_dir, std::ostream& log);
+/// The end of `crosscheck fuzz`: every report into RUN_DIR/report/; returns their paths (report.html
+/// first). Never throws: reports that cannot be written are a warning on `log` (and no paths), the
+/// run's findings are already safe.
+std::vector<std::string> write_run_reports(const std::string& run_dir, std::ostream& log);
 
 // Small shared helpers of the writers.
 std::string format_count(double n);  ///< "12345" -> "12,345"
