@@ -99,8 +99,10 @@ class Campaign {
     events_.progress(progress_point());  // the curves start where this session starts
     // A Fatal on either thread (a write to a full disk) ends the run with that error; leaving this
     // scope by one stops the sender (~Sender).
-    Sender sender(impls_, o_.batch, o_.layers, o_.stop_when, position_.sent,
-                  [this](const Pending& p, const core::PayloadResults& r) { on_results(p, r); });
+    Sender sender(
+        impls_, o_.batch, o_.layers, o_.stop_when, position_.sent,
+        [this](const Pending& p, const core::PayloadResults& r) { on_results(p, r); },
+        o_.deterministic);
     sender_ = &sender;
     // A deterministic run waits for room on every input (Sender::offer): nothing to pace.
     GenerationPacer pacer(o_.deterministic ? 1.0 : o_.generation_share);
@@ -155,7 +157,10 @@ class Campaign {
       i = next_in_shard(i, o_.shard_index, o_.shard_count);
       if (o_.runs && i >= *o_.runs) break;  // --runs counts the run's iterations, shared by its shards
       double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-      if (o_.seconds && elapsed >= *o_.seconds) break;
+      if (o_.seconds && elapsed >= *o_.seconds) {
+        sender.time_is_up();  // what is queued is not sent, what is in flight is not waited for
+        break;
+      }
       if (o_.stop_when && o_.stop_when()) break;
       step(generation, sender, i++);
       pacer.after_step(sender);
@@ -294,6 +299,7 @@ class Campaign {
     f.generation_cpu = generation_cpu_;
     f.generation_waited = generation_waited_;
     f.adapter_cpu = impls_.adapter_cpu_seconds();
+    f.skipped = impls_.skipped_payloads();
     return f;
   }
 

@@ -1,6 +1,7 @@
 // sender.cpp: the sender thread and its bounded queue (see sender.hpp).
 #include "campaign/sender.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <vector>
 
@@ -10,12 +11,14 @@
 namespace crosscheck::campaign {
 
 Sender::Sender(exec::ImplementationSet& impls, std::size_t batch, core::Layers layers,
-               std::function<bool()> stop_when, std::uint64_t sent_before, Handler handler)
+               std::function<bool()> stop_when, std::uint64_t sent_before, Handler handler,
+               bool deterministic)
     : impls_(impls),
       batch_(batch),
       layers_(layers),
       stop_when_(std::move(stop_when)),
       handler_(std::move(handler)),
+      deterministic_(deterministic),
       sent_(sent_before) {
   thread_ = std::thread([this] {
     try {
@@ -34,7 +37,14 @@ Sender::~Sender() {
   thread_.join();
 }
 
-bool Sender::stopped() const { return exec::stop_requested() || (stop_when_ && stop_when_()) || failed_; }
+bool Sender::stopped() const {
+  return exec::stop_requested() || (stop_when_ && stop_when_()) || failed_ || time_up_;
+}
+
+void Sender::time_is_up() {
+  time_up_ = true;
+  close();
+}
 
 bool Sender::offer(Pending p, bool wait_for_room) {
   std::unique_lock<std::mutex> lock(mutex_);
@@ -78,14 +88,15 @@ void Sender::finish() {
 }
 
 void Sender::loop() {
-  // Two batches overlap: batch k+1 is handed to the adapters before the sender waits for batch k,
-  // so a pool takes k+1's requests while it still works on k (an SDK does not run dry between two
+  // Batches overlap: batch k+1 is handed to the adapters before the sender waits for batch k, so a
+  // pool takes k+1's requests while it still works on k (an SDK does not run dry between two
   // batches), and the adapters work on k+1 while the implementation set compares k and the handler
-  // records it. Results are still handled in the order the inputs were queued.
-  std::unique_ptr<exec::ImplementationSet::InFlight> current;
-  std::vector<Pending> current_items;
+  // records it. Two are in flight, handled in the order the inputs were queued, unless an adapter is
+  // stuck (drain()).
+  std::deque<Flight> window;
   while (true) {
     std::vector<Pending> batch;
+    bool done = false;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       // Wait for a whole batch (at most 200 ms): with one at the adapters this is the batch they take
@@ -97,31 +108,93 @@ void Sender::loop() {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
-      if (!current && batch.empty() && done_) return;
+      done = done_ && queue_.empty();
     }
     room_.notify_all();
-    const bool stopping = stopped();  // what is queued is not sent; the batch in flight completes
-    std::unique_ptr<exec::ImplementationSet::InFlight> next;
-    if (!batch.empty() && !stopping) {
-      std::vector<exec::DecodeRequest> requests;
-      std::vector<const exec::ImplementationSet::ReferenceDecode*> decoded;
-      requests.reserve(batch.size());
-      decoded.reserve(batch.size());
-      for (const auto& p : batch) {
-        requests.push_back({p.root, p.bytes});
-        decoded.push_back(p.decoded ? &*p.decoded : nullptr);
-      }
-      next = impls_.start(std::move(requests), layers_, decoded);
-    }
-    if (current) {
-      auto results = impls_.finish(std::move(current));
-      sent_ += current_items.size();
-      for (std::size_t k = 0; k < results.size(); ++k) handler_(current_items[k], results[k]);
-    }
-    if (stopping) return;
-    current = std::move(next);
-    current_items = std::move(batch);
+    if (stopped()) break;  // what is queued is not sent; what is in flight ends in end_in_flight()
+    if (!batch.empty()) window.push_back(start(std::move(batch)));
+    if (!drain(window, done)) break;
+    if (done && window.empty()) return;
   }
+  end_in_flight(window);
+}
+
+Sender::Flight Sender::start(std::vector<Pending> batch) {
+  std::vector<exec::DecodeRequest> requests;
+  std::vector<const exec::ImplementationSet::ReferenceDecode*> decoded;
+  requests.reserve(batch.size());
+  decoded.reserve(batch.size());
+  for (const auto& p : batch) {
+    requests.push_back({p.root, p.bytes});
+    decoded.push_back(p.decoded ? &*p.decoded : nullptr);
+  }
+  Flight f;
+  f.flight = impls_.start(std::move(requests), layers_, decoded);
+  f.items = std::move(batch);
+  return f;
+}
+
+void Sender::handle(std::deque<Flight>& window, std::deque<Flight>::iterator it) {
+  Flight f = std::move(*it);
+  window.erase(it);
+  auto results = impls_.finish(std::move(f.flight));
+  sent_ += f.items.size();
+  for (std::size_t k = 0; k < results.size(); ++k) handler_(f.items[k], results[k]);
+}
+
+// Handles the batches that are complete and returns once there is room for the next one (`all`:
+// once every batch is handled); false when the run stopped meanwhile. One stuck adapter (a hang
+// inside a batch holds its pool for a deadline or more) must not stall the others: the
+// implementation set skips it from then on (skip_stuck), and a batch that waits only on stuck
+// adapters is held aside (up to kMaxHeld) while later batches go on and are handled as they
+// complete. A deterministic run waits for every adapter, in order, as it must send every input.
+bool Sender::drain(std::deque<Flight>& window, bool all) {
+  while (!window.empty()) {
+    if (!deterministic_) impls_.skip_stuck(kStuckFloor);
+    // Pools answer in order, so without a stuck adapter the first ready batch is the oldest.
+    auto ready =
+        std::find_if(window.begin(), window.end(), [&](const Flight& f) { return impls_.ready(*f.flight); });
+    if (ready != window.end() && (ready == window.begin() || !deterministic_)) {
+      handle(window, ready);
+      continue;
+    }
+    std::size_t held = 0;
+    if (!deterministic_) {
+      held = static_cast<std::size_t>(std::count_if(window.begin(), window.end(), [&](const Flight& f) {
+        return impls_.waits_only_on_stuck(*f.flight);
+      }));
+    }
+    if (!all && window.size() - held < 2 && held < kMaxHeld) return true;
+    if (stopped()) return false;
+    // Wait a little for the oldest batch that is not held aside, then look again.
+    auto oldest = std::find_if(window.begin(), window.end(), [&](const Flight& f) {
+      return held == 0 || !impls_.waits_only_on_stuck(*f.flight);
+    });
+    impls_.wait_ready(*(oldest == window.end() ? window.begin() : oldest)->flight, kWaitStep);
+  }
+  return true;
+}
+
+// The run stopped (its time is up, Ctrl-C, or a failure): the batches in flight get a moment to
+// finish (kEndGrace, at most one adapter deadline), then what is left is cut (abandoned, not
+// compared), so that a hung adapter cannot hold the end of the run.
+void Sender::end_in_flight(std::deque<Flight>& window) {
+  const auto cut_at = std::chrono::steady_clock::now() +
+                      std::min<std::chrono::steady_clock::duration>(kEndGrace, impls_.deadline());
+  while (!window.empty() && !failed_ && !exec::stop_requested() &&
+         std::chrono::steady_clock::now() < cut_at) {
+    auto ready =
+        std::find_if(window.begin(), window.end(), [&](const Flight& f) { return impls_.ready(*f.flight); });
+    if (ready != window.end() && (ready == window.begin() || !deterministic_)) {
+      handle(window, ready);
+      continue;
+    }
+    impls_.wait_ready(*window.front().flight, kWaitStep);
+  }
+  if (window.empty()) return;
+  impls_.cut_adapters();
+  if (failed_) return;  // the owner is leaving by an error: the batches are dropped, not handled
+  while (!window.empty()) handle(window, window.begin());
 }
 
 }  // namespace crosscheck::campaign

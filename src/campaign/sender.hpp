@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/layers.hpp"
 #include "core/payload_results.hpp"
@@ -48,8 +49,11 @@ class Sender {
   /// polled before each batch, like Ctrl-C: true stops sending (the batch in flight completes).
   /// `sent_before`: inputs sent by earlier sessions of the run.
   /// `layers`: what each batch is run through (ImplementationSet::run).
+  /// `deterministic`: every input is compared on every adapter, in order (no adapter is skipped for
+  /// being stuck; see drain()).
   Sender(exec::ImplementationSet& impls, std::size_t batch, core::Layers layers,
-         std::function<bool()> stop_when, std::uint64_t sent_before, Handler handler);
+         std::function<bool()> stop_when, std::uint64_t sent_before, Handler handler,
+         bool deterministic = false);
   /// Stops the thread without sending what is queued, if finish() was not called.
   ~Sender();
   Sender(const Sender&) = delete;
@@ -58,7 +62,11 @@ class Sender {
   /// Queues `p`; false when the queue was full and `p` was dropped. With `wait_for_room`, waits for
   /// room instead, unless the run is stopped (then `p` is dropped).
   bool offer(Pending p, bool wait_for_room);
+  /// The run's time is up: from now on the sender is stopped (what is queued is not sent; the
+  /// batches in flight get kEndGrace, then are cut). Any thread.
+  void time_is_up();
   /// No more inputs: sends what is queued (unless stopped), joins the thread and rethrows its error.
+  /// A stopped run gives the batches in flight a moment (kEndGrace), then cuts them.
   void finish();
 
   /// A whole batch waits in the queue besides the one in flight: the adapters are the bottleneck, and
@@ -73,7 +81,25 @@ class Sender {
   std::uint64_t dropped() const { return dropped_; }
 
  private:
+  /// A batch handed to the implementation set, with its inputs.
+  struct Flight {
+    std::unique_ptr<exec::ImplementationSet::InFlight> flight;
+    std::vector<Pending> items;
+  };
+  // An adapter is stuck when its oldest batch has waited this long plus 4 of its usual batch times
+  // (ImplementationSet::skip_stuck); a stopped run looks at the batches this often.
+  static constexpr std::chrono::milliseconds kStuckFloor{500};
+  static constexpr std::chrono::milliseconds kWaitStep{50};
+  // What a stopped run gives the batches in flight before it cuts them (at most one deadline).
+  static constexpr std::chrono::milliseconds kEndGrace{2000};
+  // Batches held aside by a stuck adapter before the sender waits for them (bounds memory).
+  static constexpr std::size_t kMaxHeld = 16;
+
   void loop();
+  Flight start(std::vector<Pending> batch);
+  void handle(std::deque<Flight>& window, std::deque<Flight>::iterator it);
+  bool drain(std::deque<Flight>& window, bool all);
+  void end_in_flight(std::deque<Flight>& window);
   bool stopped() const;
   void close();
 
@@ -82,8 +108,10 @@ class Sender {
   core::Layers layers_;
   std::function<bool()> stop_when_;
   Handler handler_;
+  bool deterministic_;
   std::atomic<std::uint64_t> sent_, dropped_{0};
   std::atomic<bool> failed_{false};
+  std::atomic<bool> time_up_{false};
   std::exception_ptr error_;  // set by the sender before failed_, read after joining it
   std::mutex mutex_;
   std::condition_variable cv_;

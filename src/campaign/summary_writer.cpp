@@ -99,6 +99,11 @@ void print_summary(std::ostream& log, const RunSummary& s) {
     log << "\n";
   }
   const SessionFigures& f = s.session;
+  if (!f.skipped.empty()) {
+    log << "left out while stuck (a hang held them; the others were compared without them):";
+    for (const auto& [name, count] : f.skipped) log << " " << name << " " << count << " inputs";
+    log << "\n";
+  }
   log << std::fixed << std::setprecision(1) << "this session: " << f.seconds << " s, " << f.sent
       << " inputs sent (" << sent_per_second(f) << "/s), " << f.dropped
       << " dropped (the sender's queue was full); generation share " << std::setprecision(2)

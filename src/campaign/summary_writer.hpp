@@ -30,6 +30,8 @@ struct SessionFigures {
   double generation_waited = 0;         ///< wall time the generation thread waited for the adapters
   /// Each adapter's processes since they started, summed over restarts (AdapterProcess).
   std::map<std::string, double> adapter_cpu;
+  /// Payloads each adapter was left out of while it was stuck (ImplementationSet::skip_stuck).
+  std::map<std::string, std::uint64_t> skipped;
 };
 
 /// What the summary says, gathered once the sender has stopped.

@@ -219,6 +219,7 @@ scenario_campaign::ContextualSummary fuzz_contextual(const FuzzOptions& o, const
   l3.schema = o.adapters.schema.empty() ? "" : std::filesystem::absolute(o.adapters.schema, ec).string();
   l3.crosscheck_exe = running_executable();
   l3.batch = o.scenario_batch;
+  l3.stall_deadline = std::chrono::milliseconds(static_cast<long long>(o.adapters.deadline_s * 1000));
   l3.seconds = seconds;
   if (!seconds) l3.batches = o.scenario_batches;
   l3.shard_index = c.shard_index;

@@ -35,6 +35,10 @@ struct ImplResult {
   /// Never answered: the harness gave the request up (the run is stopping, or the pool is shut down).
   /// Set by AdapterPool; such a payload is not compared (it would become an sdk-error finding).
   bool abandoned = false;
+  /// Never asked: the adapter was stuck on earlier requests when this one's turn came, so the run went
+  /// on without it (AdapterPool::shed(), ImplementationSet::skip_stuck()). This implementation is left
+  /// out of the payload's comparison; the others are compared.
+  bool skipped = false;
 };
 
 /// Layer 2 (canonical validation): the adapter's four verdicts, then the harness's own as for Outcome.
@@ -83,6 +87,7 @@ struct ValidateResult {
   std::string stderr_tail;             ///< for crash, timeout, protocol: the adapter's last stderr
   double millis = 0;
   bool abandoned = false;  ///< never answered: the harness gave the request up (not compared)
+  bool skipped = false;    ///< never asked: the adapter was stuck (ImplResult::skipped)
 };
 
 /// The name of the contract's reference among the implementations: the C++ decoder, run in process

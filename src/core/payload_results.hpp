@@ -24,6 +24,9 @@ struct PayloadResults {
   /// check), each divergence saying its layer.
   std::vector<Divergence> divergences;
   bool interrupted = false;  ///< the run stopped before every implementation answered: not compared
+  /// Implementations left out of this payload because they were stuck (exec::ImplementationSet::
+  /// skip_stuck); the rest were compared without them.
+  std::vector<std::string> skipped;
 };
 
 }  // namespace crosscheck::core

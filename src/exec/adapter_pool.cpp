@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <future>
@@ -95,6 +96,10 @@ constexpr std::size_t kCanary = static_cast<std::size_t>(-1);
 // reads the last; a batch line closes at about this many bytes, so large payloads are not held back.
 constexpr std::size_t kBatchesInFlight = 4;
 constexpr std::size_t kBatchBytes = std::size_t{1} << 20;
+// A batch line's deadline: one deadline plus this many times the work its entries take at the pace
+// the process has shown on earlier batches, so a hang inside a batch is noticed within about one
+// deadline while a batch of slow validates is not cut short (send_batch()).
+constexpr double kBatchPaceSlack = 8;
 
 enum class Kind { kDecode, kBench, kValidate };
 
@@ -149,6 +154,9 @@ struct Proc {
   std::vector<std::string> batch_lines;  // dispatch(): entries not yet sent
   std::vector<std::uint64_t> batch_ids;
   std::size_t batch_bytes = 0;
+  // Seconds an entry of a batch line took, a moving average over the batch answers (0: none yet);
+  // kept across restarts, as the pace is the SDK's, not the process's.
+  double entry_seconds = 0;
 };
 
 std::string duration_text(Clock::duration d) {
@@ -224,7 +232,8 @@ class AdapterPool::Impl {
   void drive(bool take_queued);
   std::vector<Slot> take_front_slots(std::size_t count);
   void end_busy_processes();
-  void admit(std::vector<Slot> call, bool counted, Deliver deliver);
+  /// `seq`: the call's number in the order callers made them (shed() sheds the calls up to one).
+  void admit(std::vector<Slot> call, bool counted, Deliver deliver, std::uint64_t seq);
   void step();
   /// Answers the calls at the front whose slots are all done, in the order they were queued.
   void deliver_done();
@@ -242,6 +251,10 @@ class AdapterPool::Impl {
                 std::string_view line);
   void on_batch_answer(Proc& p, const json::Value& answer, std::uint64_t id, std::string_view line);
   void send_batch(Proc& p);
+  /// The pace of a batch line just answered (entry_seconds), before its entries count as progress.
+  void note_batch_pace(Proc& p, const std::vector<std::uint64_t>& entries);
+  /// One answer line for `entries` requests, the first sent at `sent`: into Proc::entry_seconds.
+  void note_pace(Proc& p, Clock::time_point sent, std::size_t entries);
   bool shares_batch(const Proc& p, const InFlight& f) const;
   void on_eof(Proc& p);
   void on_overlong(Proc& p);
@@ -252,6 +265,12 @@ class AdapterPool::Impl {
   void read_output(Proc& p, std::uint64_t generation);
   Clock::time_point next_deadline() const;
   void interrupt();
+  /// shed() on the pool's thread: every request of the calls shed that no process was given is
+  /// answered skipped.
+  void shed_pending();
+  /// cut() on the pool's thread: every request of the calls cut is abandoned, sent or not.
+  void cut_calls();
+  std::uint64_t job_seq(std::size_t slot) const;  ///< Job::seq of the call a slot belongs to
   bool front_done() const { return !jobs.empty() && jobs.front().done == jobs.front().count; }
   std::string name() const { return "adapter '" + spec.name + "'"; }
 
@@ -268,6 +287,7 @@ class AdapterPool::Impl {
     std::size_t done = 0;  // slots done: front_done() is asked every round
     bool counted = true;
     Deliver deliver;
+    std::uint64_t seq = 0;  // Queued::seq
   };
   std::deque<Job> jobs;
   std::deque<Slot> slots;
@@ -285,13 +305,39 @@ class AdapterPool::Impl {
     std::vector<Slot> slots;
     bool counted = true;
     Deliver deliver;
+    std::uint64_t seq = 0;
   };
   std::mutex feed_mutex;
+  std::uint64_t calls_made = 0;    // under feed_mutex: Queued::seq of the last call made
+  std::uint64_t shed_through = 0;  // under feed_mutex: shed the calls numbered up to this
+  std::uint64_t shed_done = 0;     // the pool's thread: shed_through when it last shed
+  std::uint64_t cut_through = 0;   // under feed_mutex: abandon the calls numbered up to this
+  std::uint64_t cut_done = 0;      // the pool's thread: cut_through when it last cut
   std::condition_variable feed_cv;
   std::deque<Queued> incoming;
   bool feed_closed = false;
   std::thread worker;
   int feed_wake[2] = {-1, -1};  // a self-pipe, non-blocking and close-on-exec
+
+ public:
+  /// AdapterPool::shed(), on any thread: the calls made so far are shed at the pool thread's next step.
+  void request_shed() {
+    {
+      std::lock_guard<std::mutex> feed(feed_mutex);
+      shed_through = calls_made;
+    }
+    wake_feed();
+  }
+  /// AdapterPool::cut(), on any thread.
+  void request_cut() {
+    {
+      std::lock_guard<std::mutex> feed(feed_mutex);
+      cut_through = calls_made;
+    }
+    wake_feed();
+  }
+
+ private:
   mutable std::mutex engine_mutex;
 };
 
@@ -497,6 +543,7 @@ void AdapterPool::Impl::on_batch_answer(Proc& p, const json::Value& answer, std:
                                         std::string_view line) {
   std::vector<std::uint64_t> entries = std::move(p.batches[batch_id]);
   p.batches.erase(batch_id);
+  note_batch_pace(p, entries);
   const json::Value* answers = answer.find("answers");
   if (answers == nullptr || !answers->is_array()) {
     const json::Value* error = answer.find("error");
@@ -648,6 +695,8 @@ void AdapterPool::Impl::on_entry(Proc& p, const json::Value& answer, std::uint64
   mark_done(f.slot, true);
   p.in_flight.erase(it);
   p.answered[*id] = Answered{f.slot, hash};
+  // A line of its own (a retry after a batch failed, say) shows the pace as a batch does.
+  if (f.batch == 0 && s.kind != Kind::kBench) note_pace(p, f.sent, 1);
   p.last_progress = now;
   p.failures_in_a_row = 0;
   p.probation = false;
@@ -823,8 +872,13 @@ void AdapterPool::Impl::send_batch(Proc& p) {
     std::uint64_t batch_id = next_id++;
     p.process->enqueue(protocol::batch_request(batch_id, p.batch_lines));
     // One line answers the whole batch, so the process shows no progress until all its entries are
-    // done: the line gets a deadline per entry (a batch of slow validates is not a hang).
-    auto budget = options.deadline * static_cast<long>(p.batch_ids.size());
+    // done: the line gets one deadline plus its entries' work at the pace seen so far (a batch of
+    // slow validates is not a hang), never more than a deadline per entry. A deadline per entry
+    // outright let one hung batch hold the pool, and every run waiting on it, for minutes.
+    const auto entries = static_cast<long>(p.batch_ids.size());
+    auto work = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(kBatchPaceSlack * static_cast<double>(entries) * p.entry_seconds));
+    auto budget = std::min<Clock::duration>(options.deadline + work, options.deadline * entries);
     for (std::uint64_t id : p.batch_ids) {
       InFlight& f = p.in_flight[id];
       f.batch = batch_id;
@@ -835,6 +889,21 @@ void AdapterPool::Impl::send_batch(Proc& p) {
   p.batch_lines.clear();
   p.batch_ids.clear();
   p.batch_bytes = 0;
+}
+
+void AdapterPool::Impl::note_batch_pace(Proc& p, const std::vector<std::uint64_t>& entries) {
+  if (entries.empty()) return;
+  auto first = p.in_flight.find(entries.front());
+  if (first == p.in_flight.end()) return;
+  note_pace(p, first->second.sent, entries.size());
+}
+
+void AdapterPool::Impl::note_pace(Proc& p, Clock::time_point sent, std::size_t entries) {
+  // A line's clock started when it was sent or when the process last answered, whichever is later
+  // (as its deadline's does): before that the process was busy with the lines ahead of it.
+  auto elapsed = Clock::now() - std::max(sent, p.last_progress);
+  double per_entry = std::chrono::duration<double>(elapsed).count() / static_cast<double>(entries);
+  p.entry_seconds = p.entry_seconds == 0 ? per_entry : 0.8 * p.entry_seconds + 0.2 * per_entry;
 }
 
 void AdapterPool::Impl::service(Clock::duration max_wait) {
@@ -926,6 +995,61 @@ void AdapterPool::Impl::check_exits() {
   }
 }
 
+void AdapterPool::Impl::shed_pending() {
+  std::uint64_t through;
+  {
+    std::lock_guard<std::mutex> feed(feed_mutex);
+    through = shed_through;
+  }
+  if (through == shed_done) return;
+  shed_done = through;
+  // Only calls made before the shed: a call made since is work the caller still wants. A retry is
+  // kept too: it is how a failure inside a batch finds its culprit (the finding the stall is about).
+  std::deque<std::size_t> kept;
+  for (std::size_t i : pending) {
+    if (slot(i).retried || job_seq(i) > through) {
+      kept.push_back(i);
+      continue;
+    }
+    finish(i, Outcome::kError, "skipped: the adapter was still busy with earlier requests", "", 0);
+    slot(i).result.skipped = true;
+  }
+  pending = std::move(kept);
+}
+
+std::uint64_t AdapterPool::Impl::job_seq(std::size_t i) const {
+  for (const Job& j : jobs) {
+    if (i >= j.first && i < j.first + j.count) return j.seq;
+  }
+  return 0;
+}
+
+void AdapterPool::Impl::cut_calls() {
+  std::uint64_t through;
+  {
+    std::lock_guard<std::mutex> feed(feed_mutex);
+    through = cut_through;
+  }
+  if (through == cut_done) return;
+  cut_done = through;
+  bool any = false;
+  for (std::size_t i = slot_base; i < slot_base + slots.size(); ++i) {
+    if (slot(i).done || job_seq(i) > through) continue;
+    abandon(i, "cut: the run's time was up");
+    any = true;
+  }
+  if (!any) return;
+  std::erase_if(pending, [this](std::size_t i) { return slot(i).done; });
+  // A process still working on what was cut would answer into a later call: end it. What it had of
+  // a later call goes back to the queue, untouched.
+  for (Proc& p : procs) {
+    for (auto it = p.in_flight.rbegin(); it != p.in_flight.rend(); ++it) {
+      if (it->second.slot != kCanary && !slot(it->second.slot).done) pending.push_front(it->second.slot);
+    }
+  }
+  end_busy_processes();
+}
+
 void AdapterPool::Impl::interrupt() {
   for (std::size_t i = slot_base; i < slot_base + slots.size(); ++i) {
     if (!slot(i).done) abandon(i, "interrupted");
@@ -1015,9 +1139,9 @@ void AdapterPool::Impl::relaunch_down() {
   }
 }
 
-void AdapterPool::Impl::admit(std::vector<Slot> call, bool counted, Deliver deliver) {
+void AdapterPool::Impl::admit(std::vector<Slot> call, bool counted, Deliver deliver, std::uint64_t seq) {
   const bool idle = jobs.empty();
-  Job job{slot_base + slots.size(), call.size(), 0, counted, std::move(deliver)};
+  Job job{slot_base + slots.size(), call.size(), 0, counted, std::move(deliver), seq};
   for (Slot& s : call) slots.push_back(std::move(s));
   jobs.push_back(std::move(job));
   const Job& taken = jobs.back();
@@ -1044,6 +1168,8 @@ void AdapterPool::Impl::step() {
     interrupt();
     return;
   }
+  cut_calls();
+  shed_pending();
   dispatch();
   if (front_done()) return;
   coalesce();
@@ -1112,7 +1238,7 @@ void AdapterPool::Impl::take_incoming() {
     std::lock_guard<std::mutex> feed(feed_mutex);
     taken.swap(incoming);
   }
-  for (Queued& q : taken) admit(std::move(q.slots), q.counted, std::move(q.deliver));
+  for (Queued& q : taken) admit(std::move(q.slots), q.counted, std::move(q.deliver), q.seq);
 }
 
 void AdapterPool::Impl::drive(bool take_queued) {
@@ -1165,7 +1291,7 @@ void AdapterPool::Impl::submit(std::vector<Slot> call, bool counted, Deliver del
     deliver(call, nullptr);
     return;
   }
-  incoming.push_back(Queued{std::move(call), counted, std::move(deliver)});
+  incoming.push_back(Queued{std::move(call), counted, std::move(deliver), ++calls_made});
   if (!worker.joinable()) worker = std::thread([this] { serve(); });
   feed.unlock();
   feed_cv.notify_one();
@@ -1181,16 +1307,20 @@ std::vector<Slot> AdapterPool::Impl::call(std::vector<Slot> call, bool counted) 
     // Nothing queued and the pool's thread idle: this thread drives the call itself, as if the pool
     // had no thread (no hand-over to another thread and back for a caller that waits anyway).
     if (!feed_closed && incoming.empty() && engine.try_lock() && jobs.empty()) {
+      const std::uint64_t seq = ++calls_made;
       feed.unlock();
       SigpipeGuard guard;
       try {
-        admit(std::move(call), counted, [&](std::vector<Slot>& slots, std::exception_ptr error) {
-          if (error) {
-            failed = error;
-          } else {
-            answered = std::move(slots);
-          }
-        });
+        admit(
+            std::move(call), counted,
+            [&](std::vector<Slot>& slots, std::exception_ptr error) {
+              if (error) {
+                failed = error;
+              } else {
+                answered = std::move(slots);
+              }
+            },
+            seq);
       } catch (...) {
         fail_all(std::current_exception());
         if (!failed) throw;  // the call was not taken
@@ -1265,6 +1395,7 @@ std::vector<ValidateResult> validate_results(std::vector<Slot>& slots, const std
     r.stderr_tail = std::move(s.result.stderr_tail);
     r.millis = s.result.millis;
     r.abandoned = s.result.abandoned;
+    r.skipped = s.result.skipped;
   }
   return results;
 }
@@ -1425,6 +1556,10 @@ std::vector<std::optional<std::uint64_t>> AdapterPool::bench_validate_each(
 }
 
 AdapterPool::Stats AdapterPool::stats() const { return impl_->stats(); }
+
+void AdapterPool::shed() { impl_->request_shed(); }
+
+void AdapterPool::cut() { impl_->request_cut(); }
 
 void AdapterPool::shutdown() { impl_->shutdown(); }
 

@@ -18,7 +18,9 @@
 // An adapter whose hello lists the batch op gets what would be pipelined to it grouped into batch
 // lines (PoolOptions::max_batch); a broken batch answer charges the entries it fails to answer, a
 // refusal halves that adapter's batches, and a death or timeout with a batch in flight retries its
-// entries alone (docs/protocol.md, batch). A batch line's deadline is one per entry.
+// entries alone (docs/protocol.md, batch). A batch line's deadline is one deadline plus its
+// entries' work at the pace the process has shown (at most one deadline an entry), so a hang inside
+// a batch is noticed within about one deadline.
 // The pool's own thread (started by its first queued call) drives its processes for queued calls.
 // Pipelining across calls: a call queued with submit_decode() or submit_validate() while another
 // is running is taken as soon as the processes have room, so an adapter does not run dry at the
@@ -128,6 +130,16 @@ class AdapterPool {
     double cpu_seconds = 0;  ///< CPU time of the pool's processes, summed over restarts (AdapterProcess)
   };
   Stats stats() const;
+
+  /// Answers every request of the calls made so far that no process has been given yet as skipped
+  /// (ImplResult::skipped), without waiting: a caller that found this adapter stuck stops waiting for
+  /// work the adapter has not started. Requests in flight keep their deadline; later calls are not
+  /// affected. Any thread.
+  void shed();
+  /// Gives up every call made so far, as a stop does (ImplResult::abandoned, not compared), and ends
+  /// the processes working on them, without waiting: a run whose time is up cuts the batches still in
+  /// flight instead of waiting for them. Any thread.
+  void cut();
 
   /// Sends shutdown, waits a grace period, then kills. Idempotent.
   void shutdown();

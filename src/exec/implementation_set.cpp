@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <deque>
 #include <filesystem>
 #include <future>
+#include <mutex>
 
 #include "canonical/canonical_validator.hpp"
 #include "exec/reference_validation.hpp"
@@ -34,6 +37,16 @@ struct ImplementationSet::Member {
   std::unique_ptr<AdapterPool> pool;          // null for an in-process C++ decoder
   std::shared_ptr<const schema::Ir> ir;       // the schema this implementation was generated from
   std::unique_ptr<decoder::Decoder> decoder;  // in-process only
+  // The pace of the member's batches, for skip_stuck(): when each batch still unanswered was handed
+  // to its pool (they are answered in that order), when the last one was answered, and a moving
+  // average of the time one batch takes. Written on the pool's thread, read on the caller's.
+  std::mutex pace_mutex;
+  std::deque<std::chrono::steady_clock::time_point> unanswered;
+  std::chrono::steady_clock::time_point last_answered;
+  double batch_seconds = 0;
+  std::atomic<bool> stuck{false};  // set on the caller's thread (skip_stuck), read on the pool's too
+  std::uint64_t skipped = 0;       // payloads it was left out of, the caller's thread
+  void note_answered();            // its pool answered the batch at the front (the pool's thread)
 };
 
 namespace {
@@ -53,7 +66,8 @@ void collect_names(const schema::Shape& s, std::set<std::string, std::less<>>& n
 }  // namespace
 
 ImplementationSet::ImplementationSet(std::shared_ptr<const schema::Ir> default_schema,
-                                     const std::vector<AdapterConfig>& adapters, const PoolOptions& options) {
+                                     const std::vector<AdapterConfig>& adapters, const PoolOptions& options)
+    : deadline_(options.deadline) {
   schemas_.push_back(default_schema);
   std::map<std::string, std::shared_ptr<const schema::Ir>> by_bundle;  // bundle path -> IR
   by_bundle[default_schema->source_path] = default_schema;
@@ -242,6 +256,15 @@ std::unique_ptr<ImplementationSet::InFlight> ImplementationSet::start(
   pending.resize(members_.size());
   for (std::size_t i = 0; i < members_.size(); ++i) {
     if (!members_[i]->pool) continue;
+    Member& member = *members_[i];
+    if (member.stuck) {  // skip_stuck(): the run goes on without it until it has answered its backlog
+      skip_batch(*flight, i);
+      continue;
+    }
+    {
+      std::lock_guard<std::mutex> pace(member.pace_mutex);
+      member.unanswered.push_back(std::chrono::steady_clock::now());
+    }
     AdapterPool* pool = members_[i]->pool.get();
     InFlight* f = flight.get();
     // Each of the member's calls keeps its own error; the last one answered settles the future: on
@@ -254,15 +277,19 @@ std::unique_ptr<ImplementationSet::InFlight> ImplementationSet::start(
     auto calls = std::make_shared<Calls>();
     calls->left = int{layers.structural} + int{layers.canonical};
     pending[i] = calls->answered.get_future();
-    auto settle = [calls] {
+    auto settle = [calls, &member] {
       if (calls->left.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+      member.note_answered();
       if (auto error = calls->decode_error ? calls->decode_error : calls->validate_error) {
         calls->answered.set_exception(error);
       } else {
         calls->answered.set_value();
       }
     };
-    if (calls->left == 0) calls->answered.set_value();
+    if (calls->left == 0) {
+      member.note_answered();
+      calls->answered.set_value();
+    }
     if (layers.structural) {
       pool->submit_decode(f->batch,
                           [f, i, calls, settle](std::vector<ImplResult> results, std::exception_ptr error) {
@@ -320,11 +347,116 @@ std::unique_ptr<ImplementationSet::InFlight> ImplementationSet::start(
   return flight;
 }
 
+void ImplementationSet::skip_batch(InFlight& flight, std::size_t member) {
+  Member& m = *members_[member];
+  const std::size_t count = flight.batch.size();
+  if (flight.layers.structural) {
+    flight.per_member[member].assign(count, ImplResult{});
+    for (auto& r : flight.per_member[member]) {
+      r.implementation = m.name;
+      r.message = "skipped: the adapter was stuck on earlier requests";
+      r.skipped = true;
+    }
+  }
+  if (flight.layers.canonical) {
+    flight.verdicts[member].assign(flight.to_validate.size(), ValidateResult{});
+    for (auto& r : flight.verdicts[member]) {
+      r.implementation = m.name;
+      r.message = "skipped: the adapter was stuck on earlier requests";
+      r.skipped = true;
+    }
+  }
+}
+
+void ImplementationSet::Member::note_answered() {
+  std::lock_guard<std::mutex> pace(pace_mutex);
+  auto now = std::chrono::steady_clock::now();
+  if (unanswered.empty()) return;
+  // The batch's clock starts when it was handed over or when the one ahead of it was answered.
+  auto began = std::max(unanswered.front(), last_answered);
+  unanswered.pop_front();
+  last_answered = now;
+  // What it took while stuck is the hang's, not the member's pace (the hang would otherwise raise
+  // the bar for noticing the next one); one slow batch moves the average at most 4-fold.
+  if (stuck) return;
+  double took = std::chrono::duration<double>(now - began).count();
+  if (batch_seconds > 0) took = std::min(took, 4 * batch_seconds);
+  batch_seconds = batch_seconds == 0 ? took : 0.8 * batch_seconds + 0.2 * took;
+}
+
+std::vector<std::string> ImplementationSet::skip_stuck(std::chrono::milliseconds floor) {
+  std::vector<std::string> newly;
+  auto now = std::chrono::steady_clock::now();
+  for (auto& m : members_) {
+    if (!m->pool) continue;
+    bool waited_too_long = false;
+    bool backlog = false;
+    {
+      std::lock_guard<std::mutex> pace(m->pace_mutex);
+      backlog = !m->unanswered.empty();
+      if (backlog) {
+        auto began = std::max(m->unanswered.front(), m->last_answered);
+        // Stuck: the batch at the front has taken far longer than this member's batches take.
+        auto allowed = floor + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                   std::chrono::duration<double>(kStuckPaceFactor * m->batch_seconds));
+        waited_too_long = now - began > allowed;
+      }
+    }
+    if (m->stuck && !backlog) m->stuck = false;  // answered everything it had: back in the run
+    if (!m->stuck && waited_too_long) {
+      m->stuck = true;
+      m->pool->shed();  // what it has not started of its backlog is skipped, not waited for
+      newly.push_back(m->name);
+    }
+  }
+  return newly;
+}
+
+bool ImplementationSet::ready(const InFlight& flight) const {
+  for (const auto& p : flight.pending) {
+    if (p.valid() && p.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+  }
+  return true;
+}
+
+bool ImplementationSet::wait_ready(const InFlight& flight, std::chrono::milliseconds max_wait) const {
+  const auto until = std::chrono::steady_clock::now() + max_wait;
+  for (const auto& p : flight.pending) {
+    if (p.valid() && p.wait_until(until) != std::future_status::ready) return false;
+  }
+  return true;
+}
+
+bool ImplementationSet::waits_only_on_stuck(const InFlight& flight) const {
+  bool waits = false;
+  for (std::size_t i = 0; i < flight.pending.size(); ++i) {
+    const auto& p = flight.pending[i];
+    if (!p.valid() || p.wait_for(std::chrono::seconds(0)) == std::future_status::ready) continue;
+    if (!members_[i]->stuck) return false;
+    waits = true;
+  }
+  return waits;
+}
+
+void ImplementationSet::cut_adapters() {
+  for (auto& m : members_) {
+    if (m->pool) m->pool->cut();
+  }
+}
+
+std::map<std::string, std::uint64_t> ImplementationSet::skipped_payloads() const {
+  std::map<std::string, std::uint64_t> out;
+  for (const auto& m : members_) {
+    if (m->skipped) out[m->name] = m->skipped;
+  }
+  return out;
+}
+
 void ImplementationSet::wait_for_adapters(InFlight& flight) {
   if (flight.adapters_done) return;
   flight.adapters_done = true;
   for (std::size_t i = 0; i < members_.size(); ++i) {
-    if (members_[i]->pool) flight.pending[i].get();
+    if (members_[i]->pool && flight.pending[i].valid()) flight.pending[i].get();
     for (auto& r : flight.per_member[i]) r.implementation = members_[i]->name;
     for (auto& r : flight.verdicts[i]) r.implementation = members_[i]->name;
   }
@@ -351,17 +483,27 @@ std::vector<PayloadResults> ImplementationSet::finish(std::unique_ptr<InFlight> 
     std::map<std::string, std::vector<ValidateResult>> canonical_groups;
     for (std::size_t i = 0; i < members_.size(); ++i) {
       const std::string key = group_key(*members_[i], p.root);
+      bool skipped = false;
       if (layers.structural) {
         ImplResult r = per_member[i].size() > k ? per_member[i][k] : ImplResult{};
         if (r.implementation.empty()) r.implementation = members_[i]->name;
+        skipped = skipped || r.skipped;
         p.results.push_back(r);
-        if (!key.empty() && r.outcome != Outcome::kUnsupported) groups[key].push_back(std::move(r));
+        // A skipped member was never asked: the others are compared without it.
+        if (!key.empty() && r.outcome != Outcome::kUnsupported && !r.skipped)
+          groups[key].push_back(std::move(r));
       }
       if (layers.canonical) {
         ValidateResult v = verdicts[i].size() > k ? verdicts[i][k] : ValidateResult{};
         if (v.implementation.empty()) v.implementation = members_[i]->name;
+        skipped = skipped || v.skipped;
         p.validations.push_back(v);
-        if (!key.empty() && v.verdict != Verdict::kUnsupported) canonical_groups[key].push_back(std::move(v));
+        if (!key.empty() && v.verdict != Verdict::kUnsupported && !v.skipped)
+          canonical_groups[key].push_back(std::move(v));
+      }
+      if (skipped) {
+        p.skipped.push_back(members_[i]->name);
+        ++members_[i]->skipped;
       }
     }
     if (layers.canonical) p.document = to_validate[k].document;
@@ -379,8 +521,11 @@ std::vector<PayloadResults> ImplementationSet::finish(std::unique_ptr<InFlight> 
       p.divergences.insert(p.divergences.end(), ds.begin(), ds.end());
       p.groups.push_back(std::move(results));
     }
+    std::vector<ImplResult> answered;  // the cross-layer check pairs only what was asked
+    for (const auto& r : p.results)
+      if (!r.skipped) answered.push_back(r);
     for (auto& [key, validations] : canonical_groups) {
-      auto ds = compare_canonical(p.input, validations, p.results);
+      auto ds = compare_canonical(p.input, validations, answered);
       p.divergences.insert(p.divergences.end(), ds.begin(), ds.end());
     }
   }

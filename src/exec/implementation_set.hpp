@@ -8,6 +8,7 @@
 // listed by skew_table(), never silently compared.
 #pragma once
 
+#include <chrono>
 #include <future>
 #include <map>
 #include <memory>
@@ -96,6 +97,27 @@ class ImplementationSet {
   void wait_for_adapters(InFlight& flight);
   std::vector<core::PayloadResults> finish(std::unique_ptr<InFlight> flight);
 
+  /// One stuck adapter must not stall the others (a hang inside a batch holds its pool for a
+  /// deadline or more). A caller that keeps several batches in flight asks this now and then: an
+  /// adapter whose oldest unanswered batch has waited longer than `floor` plus kStuckPaceFactor times
+  /// its usual batch time is stuck: what it has not started of its backlog is shed (answered
+  /// skipped), and batches started from now on skip it, until it has answered what it had in flight
+  /// (its hang then ends as a timeout result, its finding). Returns the adapters found stuck now.
+  static constexpr double kStuckPaceFactor = 4;
+  std::vector<std::string> skip_stuck(std::chrono::milliseconds floor);
+  /// Every member has answered `flight` (finish() will not wait).
+  bool ready(const InFlight& flight) const;
+  /// Waits at most `max_wait` for every member to answer `flight`; whether they all have.
+  bool wait_ready(const InFlight& flight, std::chrono::milliseconds max_wait) const;
+  /// The adapters' per-request deadline (PoolOptions::deadline).
+  std::chrono::milliseconds deadline() const { return deadline_; }
+  /// `flight` waits for stuck members only: the caller can go on with later batches meanwhile.
+  bool waits_only_on_stuck(const InFlight& flight) const;
+  /// Gives up what every adapter has in flight (AdapterPool::cut): the run's time is up.
+  void cut_adapters();
+  /// Payloads each adapter was left out of because it was stuck (only adapters with any).
+  std::map<std::string, std::uint64_t> skipped_payloads() const;
+
   /// Layer 2: validates a batch canonically on every implementation (adapters pipelined and in
   /// parallel). One vector per payload, one result per implementation in names() order; an
   /// implementation without the canonical layer answers unsupported, saying so. Not compared here.
@@ -125,11 +147,13 @@ class ImplementationSet {
  private:
   struct Member;
   std::string group_key(const Member& m, const std::string& root) const;
+  void skip_batch(InFlight& flight, std::size_t member);
   std::vector<std::unique_ptr<Member>> members_;
   std::vector<std::shared_ptr<const schema::Ir>> schemas_;  // distinct IRs (index 0 = default)
   std::vector<StartFailure> failures_;
   std::set<std::string, std::less<>> known_names_;
   json::NodeSink* node_sink_ = nullptr;
+  std::chrono::milliseconds deadline_;
 };
 
 }  // namespace crosscheck::exec

@@ -3,7 +3,10 @@
 
 #include <poll.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include "exec/adapter_process.hpp"
@@ -18,13 +21,14 @@ namespace crosscheck::scenario {
 namespace fs = std::filesystem;
 
 struct ClientRunner::Batch {
-  enum class Kind { kReport, kCrash, kTimeout, kProtocol };
+  enum class Kind { kReport, kCrash, kTimeout, kProtocol, kCut };
   Kind kind = Kind::kReport;
   std::string detail;  ///< what went wrong, for crash / timeout / protocol
   std::string dir;
   ClientReport report;
   ReceiptFile receipts;
-  bool exited_at_once = false;  ///< exited without a report and without contacting the server
+  bool exited_at_once = false;            ///< exited without a report and without contacting the server
+  std::optional<std::string> stalled_on;  ///< timed out by the stall deadline: the row it was on
 };
 
 namespace {
@@ -85,11 +89,41 @@ ClientRunner::Batch ClientRunner::run_batch(const std::vector<const Row*>& rows)
     throw Fatal("client '" + client_.name + "' cannot be started: " + spawned.error(), kExitAdapter);
   auto& process = *spawned.value();
   process.close_stdin();
-  auto deadline = std::chrono::steady_clock::now() + options_.batch_deadline;
+  const auto started = std::chrono::steady_clock::now();
+  auto allowed = std::chrono::duration_cast<std::chrono::steady_clock::duration>(options_.batch_deadline);
+  if (seconds_per_row_ > 0) {
+    auto paced = kPaceFloor +
+                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                     std::chrono::duration<double>(8 * seconds_per_row_ * static_cast<double>(rows.size())));
+    allowed = std::min(allowed, paced);
+  }
+  const auto own_deadline = started + allowed;
+  const auto deadline = std::min(own_deadline, options_.cut_at);
   bool timed_out = false, out_open = true, err_open = true;
   std::vector<std::string> lines;
+  bool cut = false, stalled = false;
+  // Progress is a request reaching the server: its receipt is written before the reply goes out.
+  std::uintmax_t receipt_bytes = 0;
+  auto last_request = started + kPaceFloor;  // start-up: the interpreter, the server, discovery
   while (!process.has_exited()) {
     auto now = std::chrono::steady_clock::now();
+    if (options_.stall_deadline.count() > 0) {
+      std::error_code ec;
+      const auto size = fs::file_size(receipts, ec);
+      if (!ec && size != receipt_bytes) {
+        receipt_bytes = size;
+        last_request = now;
+      }
+      if (now >= last_request + options_.stall_deadline && now < deadline) {
+        stalled = true;
+        timed_out = true;
+        break;
+      }
+    }
+    if (now >= deadline && deadline < own_deadline) {
+      cut = true;
+      break;
+    }
     if (now >= deadline) {
       timed_out = true;
       break;
@@ -111,9 +145,24 @@ ClientRunner::Batch ClientRunner::run_batch(const std::vector<const Row*>& rows)
   std::string status = process.status_text();
   b.receipts = read_receipts(receipts);
   std::string why_tail = last_line(tail).empty() ? "" : "; stderr: " + last_line(tail);
+  if (cut) {
+    b.kind = Batch::Kind::kCut;
+    b.detail = "cut: the run's time was up";
+    return b;
+  }
+  if (stalled) {
+    b.kind = Batch::Kind::kTimeout;
+    b.detail = "no request to the server for " + std::to_string(options_.stall_deadline.count()) +
+               " ms: the client is hung" + why_tail;
+    if (!b.receipts.receipts.empty() && b.receipts.receipts.back().scenario)
+      b.stalled_on = b.receipts.receipts.back().scenario;
+    return b;
+  }
   if (timed_out) {
     b.kind = Batch::Kind::kTimeout;
-    b.detail = "no report within " + std::to_string(options_.batch_deadline.count()) + " ms" + why_tail;
+    b.detail = "no report within " +
+               std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(allowed).count()) +
+               " ms" + why_tail;
     return b;
   }
   auto read = read_client_report(report);
@@ -125,12 +174,32 @@ ClientRunner::Batch ClientRunner::run_batch(const std::vector<const Row*>& rows)
     return b;
   }
   b.report = std::move(read.value());
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double per_row = took / static_cast<double>(std::max<std::size_t>(rows.size(), 1));
+  seconds_per_row_ = seconds_per_row_ == 0 ? per_row : 0.8 * seconds_per_row_ + 0.2 * per_row;
   return b;
 }
 
 void ClientRunner::settle(const std::vector<const Row*>& rows, std::map<std::string, RowResult>& out) {
   bool first = batches_ == 0;
+  auto cut_all = [&](const std::string& dir) {
+    for (const Row* row : rows) {
+      RowResult r;
+      r.status = "cut";
+      r.error = "cut: the run's time was up";
+      r.batch_dir = dir;
+      out[row->id] = std::move(r);
+    }
+  };
+  if (std::chrono::steady_clock::now() >= options_.cut_at) {
+    cut_all("");
+    return;
+  }
   Batch b = run_batch(rows);
+  if (b.kind == Batch::Kind::kCut) {
+    cut_all(b.dir);
+    return;
+  }
   for (const auto& note : b.receipts.notes) notes_.push_back(note);
   for (const auto& r : b.receipts.receipts) {
     if (r.has("unknown-id") || r.has("unknown-method") || r.has("unparsable"))
@@ -141,6 +210,21 @@ void ClientRunner::settle(const std::vector<const Row*>& rows, std::map<std::str
     if (first && b.exited_at_once)
       throw Fatal("client '" + client_.name + "' exited at once, before contacting the server: " + b.detail,
                   kExitAdapter);
+    auto suspect = b.stalled_on ? std::find_if(rows.begin(), rows.end(),
+                                               [&](const Row* row) { return row->id == *b.stalled_on; })
+                                : rows.end();
+    if (rows.size() > 1 && suspect != rows.end()) {
+      // The client stopped on this row: it alone, then the others together (two runs, not a halving
+      // search of one deadline each).
+      notes_.push_back(b.dir + ": hung on " + std::to_string(rows.size()) + " rows (" + b.detail +
+                       "); the row it stopped on runs alone");
+      std::vector<const Row*> rest;
+      for (const Row* row : rows)
+        if (row != *suspect) rest.push_back(row);
+      settle({*suspect}, out);
+      settle(rest, out);
+      return;
+    }
     if (rows.size() > 1) {
       notes_.push_back(b.dir + ": " + kind_status(static_cast<int>(b.kind)) + " on " +
                        std::to_string(rows.size()) + " rows (" + b.detail + "); split to find the row");

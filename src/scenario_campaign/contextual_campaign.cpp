@@ -31,6 +31,9 @@ using Clock = std::chrono::steady_clock;
 // A family's energy grows by one for each novel row, up to this many times the base: enough to
 // favour what uncovers behaviour, never enough to starve the other families.
 constexpr double kMaxEnergy = 8;
+// What a layer whose time is up gives the client batches still running before it cuts them (as the
+// adapters' sender does).
+constexpr std::chrono::milliseconds kEndGrace{2000};
 
 /// The answer an implementation gave, for the novelty tuple: derived / rejected / the status.
 std::string answer_text(const scenario::RowResult& r) {
@@ -67,6 +70,7 @@ class Campaign {
     ro.work_dir = (fs::path(o.out) / "clients").string();
     ro.crosscheck_exe = o.crosscheck_exe;
     ro.batch_deadline = o.batch_deadline;
+    ro.stall_deadline = o.stall_deadline;
     for (const auto& c : o.clients) {
       names_.push_back(c.name);
       client_names_.push_back(c.name);
@@ -76,6 +80,13 @@ class Campaign {
 
   ContextualSummary run() {
     const auto started = Clock::now();
+    // A client batch still running when the layer's time is up is cut, not waited for: a hung client
+    // cannot hold the run past its time (ClientRunner).
+    if (o_.seconds) {
+      const auto cut_at = started + std::chrono::duration_cast<Clock::duration>(
+                                        std::chrono::duration<double>(*o_.seconds) + kEndGrace);
+      for (auto& runner : runners_) runner->cut_at(cut_at);
+    }
     const fs::path out(o_.out);
     const fs::path coverage_path = out / run::kRuleCoverageFile;
     std::optional<scenario_gen::RuleCoverageSummary> earlier;
@@ -174,9 +185,15 @@ class Campaign {
       results[core::kReferenceImplementation][row->id] = scenario::reference_result(validator_, *row);
 
     const scenario::FindingContext context{name, client_names_, o_.client_config, o_.schema};
-    std::uint64_t found = 0;
+    std::uint64_t found = 0, cut = 0;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const scenario::Row& row = *rows[i];
+      // A row some client was cut on (the time was up) is not compared: its cut is no finding.
+      if (std::any_of(client_names_.begin(), client_names_.end(),
+                      [&](const std::string& n) { return results[n][row.id].status == "cut"; })) {
+        ++cut;
+        continue;
+      }
       scenario::ClientResults row_results;
       std::string tuple = families_[family_of[i]]->name;
       for (const auto& n : names_) {
@@ -203,7 +220,7 @@ class Campaign {
       ++found;
     }
     ++summary_.batches;
-    summary_.rows += rows.size();
+    summary_.rows += rows.size() - cut;
     // A settled batch's files are kept only when a client broke on it (its stderr and report are the
     // evidence); a finding carries its row and replays without them.
     std::error_code ec;

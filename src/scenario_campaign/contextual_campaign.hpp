@@ -47,6 +47,9 @@ struct ContextualOptions {
   std::uint64_t shard_index = 0, shard_count = 1;  ///< batch b is this shard's when b % count == index
   bool deterministic = false;
   std::chrono::milliseconds batch_deadline{120000};
+  /// A client that sends no request for this long is hung (scenario::RunnerOptions::stall_deadline);
+  /// fuzz passes its adapters' --deadline.
+  std::chrono::milliseconds stall_deadline{10000};
   std::function<bool()> should_stop;  ///< Ctrl-C
   /// The run's event log (opened), or none: `fuzz` passes the one its run writes to.
   run::RunEvents* events = nullptr;

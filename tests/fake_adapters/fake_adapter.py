@@ -38,6 +38,8 @@ Per request, markers in the decoded input bytes:
   is answered with outcome error, an unknown root is unsupported, invalid base64 and bytes that are
   not UTF-8 are errors, text that is not JSON is rejected with invalid_json.
 --always MARKER applies a per-request marker to every decode (repeatable), e.g. --always WRONGID.
+--hang-on TEXT hangs like HANG on a decode whose input holds TEXT (so that one adapter of a run hangs
+  on inputs that another answers).
 --batch N lists the batch op in hello (batch.max N) and answers batch lines (entries run in order;
   the markers work inside them); more than N entries (or than
   --batch-accepts M, which lets the hello overstate it) are refused. --batch-lie MODE then breaks the
@@ -131,7 +133,7 @@ def decode(args, request):
     if b"SEGV" in raw:
         sys.stderr.flush()
         os.kill(os.getpid(), signal.SIGSEGV)
-    if b"HANG" in raw:
+    if b"HANG" in raw or (args.hang_on and args.hang_on.encode() in raw):
         sys.stderr.write("fake: hanging on request %d\n" % rid)
         sys.stderr.flush()
         while True:
@@ -306,6 +308,7 @@ def main():
     parser.add_argument("--long-line-bytes", type=int, default=1 << 20)
     parser.add_argument("--strict", action="store_true")
     parser.add_argument("--always", action="append", default=[])
+    parser.add_argument("--hang-on", default=None)
     parser.add_argument("--canonical", action="store_true")
     parser.add_argument("--batch", type=int, default=0)
     parser.add_argument("--batch-lie", default=None)

@@ -21,7 +21,9 @@ with one planted fault, for the reducer's tests:
   null-deletes    a merge member whose value is null deletes the key instead of setting null
 FAKE_FAULT_IDS=ID,... plants the fault only on rows with those ids (every other row is composed
 right), as the Rust client picks its code path by scenario id (docs/findings.md section 12).
-FAKE_MODE=exit-at-once exits 1 before doing anything; FAKE_ONCE=PATH works once (creating PATH)
+FAKE_HANG_SUFFIX=S stops answering (sleeps) once the reply to a row whose id ends with S is read (a
+client that hangs on some generated rows, which carry no fake: tags; their ids end with -<index>). FAKE_MODE=exit-at-once exits 1
+before doing anything; FAKE_ONCE=PATH works once (creating PATH)
 and then exits 1 at once on every later run, as a client whose binary went away mid-run.
 FAKE_FIXED=1 makes flavour b behave as a
 (the client once its fault is fixed, for replay tests). FAKE_RECORD=PATH appends every reply line it
@@ -121,6 +123,7 @@ def main():
     exchange({"jsonrpc": "2.0", "id": "discovery", "method": "hooks/capabilities",
               "params": {"protocolVersion": "draft"}})
     results, malformed, no_report = [], False, False
+    hang_suffix = os.environ.get("FAKE_HANG_SUFFIX")
     for row in rows:
         tags = row.get("tags", [])
         if "fake:flood" in tags:
@@ -128,7 +131,7 @@ def main():
                 sys.stderr.write("flood " * 174763)
             sys.stderr.flush()
         line = exchange(row["request"])
-        if "fake:hang" in tags:
+        if "fake:hang" in tags or (hang_suffix and str(row.get("id", "")).endswith(hang_suffix)):
             time.sleep(3600)
         if "fake:crash" in tags:
             os._exit(3)

@@ -12,10 +12,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -432,6 +434,83 @@ TEST_F(ThroughputTest, AStoppedSenderCompletesTheBatchInFlightAndSendsNoMore) {
   EXPECT_LE(handled, 8u);
   EXPECT_EQ(handled % 4, 0u);
   EXPECT_EQ(sent, handled);
+}
+
+/// cpp, the fake adapter, and a second one ("stuck") that never answers an input holding STUCK.
+std::unique_ptr<exec::ImplementationSet> start_with_stuck(const std::shared_ptr<const schema::Ir>& ir,
+                                                                  std::chrono::milliseconds deadline) {
+  exec::AdapterConfig cpp, fake, stuck;
+  cpp.spec.name = "cpp";
+  fake.spec.name = "fake";
+  fake.spec.argv = {"python3", kFakeAdapter};
+  stuck.spec.name = "stuck";
+  stuck.spec.argv = {"python3", kFakeAdapter, "--hang-on", "STUCK"};
+  exec::PoolOptions pool;
+  pool.deadline = deadline;
+  auto set = std::make_unique<exec::ImplementationSet>(ir, std::vector{cpp, fake, stuck}, pool);
+  EXPECT_TRUE(set->failures().empty()) << set->failures().front().message;
+  return set;
+}
+
+TEST_F(ThroughputTest, AStuckAdapterDoesNotStallTheOthers) {
+  auto set = start_with_stuck(ir_, std::chrono::milliseconds(5000));
+  std::vector<std::string> handled;
+  std::size_t skipped_stuck = 0, answered_by_fake = 0;
+  std::optional<core::ImplResult> hung;
+  {
+    Sender sender(*set, 4, {}, nullptr, 0, [&](const Pending& p, const core::PayloadResults& r) {
+      handled.push_back(p.bytes);
+      ASSERT_EQ(r.results.size(), 3u);
+      EXPECT_FALSE(r.interrupted);
+      answered_by_fake += r.results[1].outcome == core::Outcome::kAccepted;
+      if (r.results[2].skipped) ++skipped_stuck;
+      if (p.bytes == "[\"STUCK\"]") hung = r.results[2];
+    });
+    sender.offer({"ping", "[\"STUCK\"]", "test", 0, std::nullopt}, true);
+    for (int k = 0; k < 100; ++k)
+      sender.offer({"ping", "[" + std::to_string(k) + "]", "test", 0, std::nullopt}, true);
+    sender.finish();
+    EXPECT_EQ(sender.sent(), 101u);
+  }
+  ASSERT_EQ(handled.size(), 101u);
+  // Every input was answered by the adapter that was not stuck, and the inputs after the stuck one
+  // went on while it hung: nearly all were handled before it (without the skip, none could be: the
+  // sender waited for the stuck adapter, batch by batch, in order).
+  EXPECT_EQ(answered_by_fake, 101u);
+  auto position = std::find(handled.begin(), handled.end(), "[\"STUCK\"]") - handled.begin();
+  EXPECT_GE(position, 80);
+  EXPECT_GE(skipped_stuck, 80u);
+  EXPECT_EQ(set->skipped_payloads()["stuck"], skipped_stuck);
+  // The hang itself is still a result of its own (a timeout finding), not skipped.
+  ASSERT_TRUE(hung.has_value());
+  EXPECT_EQ(hung->outcome, core::Outcome::kTimeout) << hung->message.value_or("");
+  EXPECT_FALSE(hung->skipped);
+}
+
+TEST_F(ThroughputTest, AStoppedRunCutsTheBatchAStuckAdapterHoldsInsteadOfWaitingForIt) {
+  // A deadline far longer than the test: only the cut can end it in time.
+  auto set = start_with_stuck(ir_, std::chrono::milliseconds(120000));
+  std::atomic<bool> stop{false};
+  std::size_t interrupted = 0, compared = 0;
+  auto began = std::chrono::steady_clock::now();
+  {
+    Sender sender(
+        *set, 4, {}, [&] { return stop.load(); }, 0,
+        [&](const Pending&, const core::PayloadResults& r) {
+          ++(r.interrupted ? interrupted : compared);
+        });
+    sender.offer({"ping", "[\"STUCK\"]", "test", 0, std::nullopt}, true);
+    for (int k = 0; k < 3; ++k)
+      sender.offer({"ping", "[" + std::to_string(k) + "]", "test", 0, std::nullopt}, true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    stop = true;  // the run's time is up
+    sender.finish();
+  }
+  auto took = std::chrono::steady_clock::now() - began;
+  // The batch with the stuck input was cut (not compared: its interruption is no finding).
+  EXPECT_EQ(interrupted, 4u);
+  EXPECT_EQ(compared, 0u);
+  EXPECT_LT(took, std::chrono::seconds(30));  // against a deadline of 120 s
 }
 
 TEST_F(ThroughputTest, TheSentSampleHoldsEveryNthInputSentInTheCorpusLayout) {

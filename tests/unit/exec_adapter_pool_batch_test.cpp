@@ -147,7 +147,7 @@ TEST(AdapterPoolBatch, RefusedBatchFallsBackToSmallerOnes) {
   EXPECT_EQ(pool->stats().protocol_errors, 0u);
 }
 
-TEST(AdapterPoolBatch, ABatchOfSlowEntriesGetsADeadlinePerEntry) {
+TEST(AdapterPoolBatch, ABatchOfSlowEntriesIsNoHangAndItsPaceSetsTheNextBatchsDeadline) {
   // Each entry takes a fifth of the deadline, the batch line 8 of them: more than one deadline in all.
   PoolOptions o = quick();
   o.deadline = 1000ms;
@@ -156,11 +156,36 @@ TEST(AdapterPoolBatch, ABatchOfSlowEntriesGetsADeadlinePerEntry) {
   std::map<std::size_t, std::string> slow;
   for (std::size_t i = 0; i < 8; ++i) slow[i] = "SLOW200";
   auto reqs = requests(8, slow);
+  // The first batch has no pace to go by and gets one deadline: cut, its entries are retried alone,
+  // and nobody is charged.
   auto results = pool->decode(reqs);
   ASSERT_EQ(results.size(), reqs.size());
   EXPECT_EQ(count(results, Outcome::kAccepted), reqs.size());
   EXPECT_EQ(pool->stats().timeouts, 0u);
-  EXPECT_EQ(pool->stats().restarts, 0u);
+  // From then on a batch gets its entries' work at the pace they showed: no restart.
+  const std::size_t restarts = pool->stats().restarts;
+  results = pool->decode(reqs);
+  EXPECT_EQ(count(results, Outcome::kAccepted), reqs.size());
+  EXPECT_EQ(pool->stats().timeouts, 0u);
+  EXPECT_EQ(pool->stats().restarts, restarts);
+}
+
+TEST(AdapterPoolBatch, AHangInsideABatchIsNoticedWithinAboutOneDeadline) {
+  // A deadline per entry would hold a hung batch of 16 for 16 deadlines before its retries.
+  PoolOptions o = quick();
+  o.deadline = 1000ms;
+  auto pool = start(fake({"--batch", "16"}), o);
+  ASSERT_TRUE(pool);
+  ASSERT_EQ(count(pool->decode(requests(32)), Outcome::kAccepted), 32u);  // the pace of a healthy batch
+  auto reqs = requests(16, {{5, "HANG"}});
+  auto began = std::chrono::steady_clock::now();
+  auto results = pool->decode(reqs);
+  auto took = std::chrono::steady_clock::now() - began;
+  ASSERT_EQ(results.size(), reqs.size());
+  EXPECT_EQ(results[5].outcome, Outcome::kTimeout) << results[5].message.value_or("");
+  EXPECT_EQ(count(results, Outcome::kAccepted), 15u);
+  // The batch's deadline and the hung entry's own, alone, plus restarts: a wide margin below 16.
+  EXPECT_LT(took, 8s);
 }
 
 struct Lie {
