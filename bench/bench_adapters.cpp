@@ -45,9 +45,10 @@
 #include <vector>
 
 #include "bench/bench_support.hpp"
+#include "core/impl_result.hpp"
 #include "decoder/decoder.hpp"
-#include "differential/adapter_config.hpp"
-#include "differential/adapter_pool.hpp"
+#include "exec/adapter_config.hpp"
+#include "exec/adapter_pool.hpp"
 #include "schema/loader.hpp"
 
 namespace {
@@ -156,7 +157,7 @@ double cpp_seconds_per_round(const decoder::Decoder& dec, const schema::Ir& ir,
   return total;
 }
 
-Row bench_adapter(const differential::AdapterConfig& config, const std::vector<Payload>& payloads,
+Row bench_adapter(const exec::AdapterConfig& config, const std::vector<Payload>& payloads,
                   double cpp_round_seconds, double seconds, std::size_t in_flight, std::size_t batch_size) {
   Row row;
   row.adapter = config.spec.name;
@@ -164,17 +165,17 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
     row.skipped = "unavailable: " + *config.unavailable;
     return row;
   }
-  differential::PoolOptions options;
+  exec::PoolOptions options;
   options.processes = 1;
   options.max_in_flight = in_flight;
-  auto started = differential::AdapterPool::start(config.spec, options);
+  auto started = exec::AdapterPool::start(config.spec, options);
   if (!started.ok()) {
     row.skipped = "cannot start: " + started.error().message;
     return row;
   }
   auto& pool = *started.value();
   const auto& roots = pool.identity().roots;
-  std::vector<differential::DecodeRequest> mix;
+  std::vector<exec::DecodeRequest> mix;
   for (const auto& p : payloads) {
     if (std::find(roots.begin(), roots.end(), p.root) == roots.end()) {
       row.note +=
@@ -191,7 +192,7 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
   // (b) in-process: calibrate on 20 iterations, then about seconds/2 over the whole mix.
   // A payload the bench op cannot time (not UTF-8: the adapter answers without calling the SDK)
   // leaves the mix of every phase, so that the ratios compare the same payloads.
-  const std::vector<differential::DecodeRequest> whole_mix = mix;
+  const std::vector<exec::DecodeRequest> whole_mix = mix;
   std::size_t untimed = 0;
   for (std::size_t k = 0; k < mix.size();) {
     auto probe = pool.bench(mix[k], 1);
@@ -237,7 +238,7 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
   // The in-context phase sends the mix in whole rounds of about 512 requests (64 rounds of the eight
   // corpus payloads, as before): a fixed 64 rounds of a run's sampled mix (a thousand payloads) made
   // each slice take seconds where it should take a sixteenth of --seconds.
-  std::vector<differential::DecodeRequest> repeated_mix;
+  std::vector<exec::DecodeRequest> repeated_mix;
   const std::size_t mix_rounds = mix.empty() ? 0 : (512 + mix.size() - 1) / mix.size();
   for (std::size_t k = 0; have_bench && k < mix_rounds; ++k)
     repeated_mix.insert(repeated_mix.end(), mix.begin(), mix.end());
@@ -269,13 +270,13 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
   // (a') the same harness phase with single requests, the protocol without the batch op, on a second
   // process: the before and after of batching, side by side.
   {
-    differential::PoolOptions single_options = options;
+    exec::PoolOptions single_options = options;
     single_options.max_batch = 1;
-    auto single = differential::AdapterPool::start(config.spec, single_options);
+    auto single = exec::AdapterPool::start(config.spec, single_options);
     if (single.ok()) {
-      std::vector<differential::DecodeRequest> work;
+      std::vector<exec::DecodeRequest> work;
       for (std::size_t i = 0; i < batch_size; ++i) work.push_back(mix[i % mix.size()]);
-      single.value()->decode(std::vector<differential::DecodeRequest>(
+      single.value()->decode(std::vector<exec::DecodeRequest>(
           work.begin(), work.begin() + std::min<std::size_t>(128, work.size())));
       auto t0 = Clock::now();
       double self0 = self_cpu_seconds(), children0 = children_cpu_seconds();
@@ -303,10 +304,10 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
   //   sends (bench_each: the adapter never waits for the next request); the SDK's time is the sum of
   //   the adapter's own nanos (the protocol and pipes are not in it).
   constexpr int kRounds = 8;
-  std::vector<differential::DecodeRequest> batch;
+  std::vector<exec::DecodeRequest> batch;
   for (std::size_t i = 0; i < batch_size; ++i) batch.push_back(mix[i % mix.size()]);
-  pool.decode(std::vector<differential::DecodeRequest>(
-      batch.begin(), batch.begin() + std::min<std::size_t>(128, batch.size())));
+  pool.decode(std::vector<exec::DecodeRequest>(batch.begin(),
+                                               batch.begin() + std::min<std::size_t>(128, batch.size())));
   double elapsed = 0, harness_self_cpu = 0, harness_children_cpu = 0;
   for (int round = 0; round < kRounds; ++round) {
     sum_nanos(seconds / 2 / kRounds, [&] {
@@ -322,7 +323,7 @@ Row bench_adapter(const differential::AdapterConfig& config, const std::vector<P
     double spent = 0;
     while (spent < seconds / kRounds) {
       auto results = pool.decode(batch);
-      for (const auto& r : results) ++row.outcomes[differential::outcome_name(r.outcome)];
+      for (const auto& r : results) ++row.outcomes[core::outcome_name(r.outcome)];
       row.requests += results.size();
       spent = std::chrono::duration<double>(Clock::now() - start).count();
     }
@@ -359,7 +360,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> names = {"cpp", "python", "rust"};
   double seconds = 4;
   std::size_t in_flight = 64, batch_size = 1024;
-  std::string config_path = differential::default_adapter_config_path();
+  std::string config_path = exec::default_adapter_config_path();
   bool protocol_floor = false;
   std::vector<Payload> payloads;
   for (int i = 1; i < argc; ++i) {
@@ -460,12 +461,12 @@ int main(int argc, char** argv) {
   std::cout << "in-process C++ decoder: " << fixed(static_cast<double>(payloads.size()) / cpp_round, 0)
             << " req/s over the mix\n";
 
-  auto all = differential::load_adapter_config(config_path, differential::repository_root());
+  auto all = exec::load_adapter_config(config_path, exec::repository_root());
   if (!all.ok()) {
     std::cerr << "ERROR: " << all.error() << "\n";
     return 2;
   }
-  auto selected = differential::select_adapters(all.value(), names, {});
+  auto selected = exec::select_adapters(all.value(), names, {});
   if (!selected.ok()) {
     std::cerr << "ERROR: " << selected.error() << "\n";
     return 2;

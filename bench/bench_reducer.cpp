@@ -72,7 +72,7 @@ json::Value& at(json::Value& v, const std::vector<std::size_t>& path) {
   return *cur;
 }
 
-bool in_bucket(differential::ImplementationSet& set, const std::string& input, const std::string& bucket) {
+bool in_bucket(exec::ImplementationSet& set, const std::string& input, const std::string& bucket) {
   auto results = set.run({{"intercept_request", input}});
   for (const auto& d : results.front().divergences) {
     if (d.bucket == bucket) return true;
@@ -168,9 +168,9 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  differential::AdapterConfig cpp;
+  exec::AdapterConfig cpp;
   cpp.spec.name = "cpp";
-  differential::AdapterConfig planted;
+  exec::AdapterConfig planted;
   planted.spec.name = "planted";
   planted.spec.argv = {"python3",
                        std::string(CROSSCHECK_SOURCE_DIR) + "/tests/fake_adapters/needle_adapter.py",
@@ -179,7 +179,7 @@ int main(int argc, char** argv) {
                        "serve-adapter",
                        "--schema",
                        schema_path};
-  differential::ImplementationSet set(ir, {cpp, planted}, differential::PoolOptions{});
+  exec::ImplementationSet set(ir, {cpp, planted}, exec::PoolOptions{});
   if (!set.failures().empty()) {
     std::cerr << "skipped: the planted adapter did not start: " << set.failures().front().message << "\n";
     return 2;
@@ -190,7 +190,7 @@ int main(int argc, char** argv) {
   std::string bucket;
   auto first = set.run({{f.root, input}});
   for (const auto& d : first.front().divergences) {
-    if (d.cls == differential::DivergenceClass::kAcceptance) bucket = d.bucket;
+    if (d.cls == core::DivergenceClass::kAcceptance) bucket = d.bucket;
   }
   if (bucket.empty()) {
     std::cerr << "skipped: the planted payload gave no acceptance divergence\n";

@@ -62,7 +62,7 @@ delivered() {
   local d="$W/fuzz-$RANDOM" t0 t1
   t0=$(now)
   "$CC" fuzz --layers contextual --clients "$1" --adapters cpp --runs 1 --scenario-batches 1 --scenario-batch "$ROWS" \
-    --reduce-budget 0 --out "$d" >"$W/fuzz.txt" 2>&1 || true
+    --reduce-budget 0 --verbose --out "$d" >"$W/fuzz.txt" 2>&1 || true
   t1=$(now)
   grep -q "^layer 3: $ROWS rows in 1 batches" "$W/fuzz.txt" || { echo "crosscheck fuzz did not run the rows on $1" >&2; tail -5 "$W/fuzz.txt" >&2; exit 1; }
   echo "$t1 - $t0" | bc -l

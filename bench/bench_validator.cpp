@@ -37,8 +37,9 @@
 #include "bench/bench_schema.hpp"
 #include "bench/bench_support.hpp"
 #include "canonical/canonical_validator.hpp"
-#include "differential/adapter_config.hpp"
-#include "differential/adapter_pool.hpp"
+#include "core/impl_result.hpp"
+#include "exec/adapter_config.hpp"
+#include "exec/adapter_pool.hpp"
 #include "schema/loader.hpp"
 
 namespace {
@@ -94,7 +95,7 @@ int main(int argc, char** argv) {
   double seconds = 3;
   std::vector<std::string> adapters = {"cpp", "python", "rust"};
   std::size_t in_flight = 64, batch_size = 1024;
-  std::string config_path = differential::default_adapter_config_path();
+  std::string config_path = exec::default_adapter_config_path();
   std::vector<std::pair<std::string, std::string>> docs;  // document, bytes
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -185,12 +186,12 @@ int main(int argc, char** argv) {
       "in-process column of the rust row below)\n");
 
   // The harness: validate through each adapter's process, on the payloads it validates.
-  auto all = differential::load_adapter_config(config_path, differential::repository_root());
+  auto all = exec::load_adapter_config(config_path, exec::repository_root());
   if (!all.ok()) {
     std::cerr << "ERROR: " << all.error() << "\n";
     return 2;
   }
-  auto selected = differential::select_adapters(all.value(), adapters, {});
+  auto selected = exec::select_adapters(all.value(), adapters, {});
   if (!selected.ok()) {
     std::cerr << "ERROR: " << selected.error() << "\n";
     return 2;
@@ -218,23 +219,23 @@ int main(int argc, char** argv) {
       rows.push_back(row);
       continue;
     }
-    crosscheck::differential::PoolOptions options;
+    crosscheck::exec::PoolOptions options;
     options.processes = 1;
     options.max_in_flight = in_flight;
-    auto started = differential::AdapterPool::start(config.spec, options);
+    auto started = exec::AdapterPool::start(config.spec, options);
     if (!started.ok()) {
       row.skipped = "cannot start: " + started.error().message;
       rows.push_back(row);
       continue;
     }
     auto& pool = *started.value();
-    std::vector<differential::ValidateRequest> probe;
+    std::vector<exec::ValidateRequest> probe;
     for (const auto& [document, payload] : docs) probe.push_back({document, payload});
     auto answers = pool.validate(probe);
     std::vector<std::pair<std::string, std::string>> mix;
-    std::vector<differential::ValidateRequest> requests;
+    std::vector<exec::ValidateRequest> requests;
     for (std::size_t i = 0; i < answers.size(); ++i) {
-      if (answers[i].verdict == differential::Verdict::kUnsupported) {
+      if (answers[i].verdict == core::Verdict::kUnsupported) {
         row.note += (row.note.empty() ? "unsupported: " : ", ") + docs[i].first;
         continue;
       }
@@ -248,14 +249,14 @@ int main(int argc, char** argv) {
       rows.push_back(row);
       continue;
     }
-    std::vector<differential::ValidateRequest> batch;
+    std::vector<exec::ValidateRequest> batch;
     for (std::size_t i = 0; i < batch_size; ++i) batch.push_back(requests[i % requests.size()]);
     rusage before{}, after{};
     ::getrusage(RUSAGE_SELF, &before);
     auto start = std::chrono::steady_clock::now();
     double elapsed = 0;
     while (elapsed < seconds) {
-      for (const auto& r : pool.validate(batch)) ++row.verdicts[differential::verdict_name(r.verdict)];
+      for (const auto& r : pool.validate(batch)) ++row.verdicts[core::verdict_name(r.verdict)];
       row.requests += batch.size();
       elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
@@ -269,9 +270,9 @@ int main(int argc, char** argv) {
     row.harness = static_cast<double>(row.requests) / elapsed;
     // The same phase with single requests (the protocol without the batch op), on a second process.
     {
-      crosscheck::differential::PoolOptions single_options = options;
+      crosscheck::exec::PoolOptions single_options = options;
       single_options.max_batch = 1;
-      auto single = differential::AdapterPool::start(config.spec, single_options);
+      auto single = exec::AdapterPool::start(config.spec, single_options);
       if (single.ok()) {
         single.value()->validate(requests);
         auto t0 = std::chrono::steady_clock::now();
@@ -312,7 +313,7 @@ int main(int argc, char** argv) {
       // alternate between payloads as in the harness (20 in a row keep one payload's work hot);
       // pipelined as the harness sends (bench_validate_each), so the adapter is never charged a
       // wake-up per call that a run does not make it pay (docs/benchmarks.md, 2026-12-06).
-      std::vector<differential::ValidateRequest> rounds;
+      std::vector<exec::ValidateRequest> rounds;
       for (int k = 0; k < 16; ++k) rounds.insert(rounds.end(), requests.begin(), requests.end());
       std::uint64_t context_nanos = 0, calls = 0;
       auto t0 = std::chrono::steady_clock::now();

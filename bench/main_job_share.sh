@@ -33,7 +33,7 @@ fuzz() {
   local log=$1
   shift
   "$CC" fuzz --time "${SECONDS_PER_RUN}s" --seed "$SEED" --adapters "$ADAPTERS" --layers structural \
-    --seeds corpus/examples --reduce-budget 0 "$@" >"$log" 2>&1
+    --seeds corpus/examples --reduce-budget 0 --verbose "$@" >"$log" 2>&1
   local rc=$?
   if [ "$rc" -gt 1 ]; then
     echo "main_job_share.sh: crosscheck fuzz exited $rc ($log):" >&2

@@ -25,8 +25,9 @@
 #include <thread>
 #include <vector>
 
-#include "differential/adapter_config.hpp"
-#include "differential/implementation_set.hpp"
+#include "core/divergence.hpp"
+#include "exec/adapter_config.hpp"
+#include "exec/implementation_set.hpp"
 #include "run/finding_file.hpp"
 #include "schema/loader.hpp"
 #include "util/result.hpp"
@@ -93,20 +94,19 @@ class Sender {
     ir_ = std::make_shared<const schema::Ir>(std::move(loaded).value());
 
     batch_size_ = env_size("CROSSCHECK_DIFF_BATCH", 128);  // a bad value ends the start-up (exit 2)
-    const std::string config_path = differential::default_adapter_config_path();
-    auto all = differential::load_adapter_config(config_path, differential::repository_root());
+    const std::string config_path = exec::default_adapter_config_path();
+    auto all = exec::load_adapter_config(config_path, exec::repository_root());
     if (!all.ok()) return fail(all.error(), 2);
     const std::vector<std::string> names = split_names(env_string("CROSSCHECK_ADAPTERS", ""));
-    std::vector<differential::AdapterConfig> adhoc;
+    std::vector<exec::AdapterConfig> adhoc;
     if (const char* text = std::getenv("CROSSCHECK_ADAPTER"); text && *text) {
-      auto parsed = differential::parse_adhoc_adapter(text);
+      auto parsed = exec::parse_adhoc_adapter(text);
       if (!parsed.ok()) return fail("CROSSCHECK_ADAPTER: " + parsed.error(), 2);
       adhoc.push_back(std::move(parsed).value());
     }
-    auto selected = differential::select_adapters(all.value(), names, adhoc);
+    auto selected = exec::select_adapters(all.value(), names, adhoc);
     if (!selected.ok()) return fail("CROSSCHECK_ADAPTERS: " + selected.error(), 2);
-    impls_ =
-        std::make_unique<differential::ImplementationSet>(ir_, selected.value(), differential::PoolOptions{});
+    impls_ = std::make_unique<exec::ImplementationSet>(ir_, selected.value(), exec::PoolOptions{});
     // An adapter asked for by name (or ad hoc) must start; a default one that is unavailable here
     // (Go and TypeScript without their SDK checkouts) is only reported.
     for (const auto& f : impls_->failures()) {
@@ -145,7 +145,7 @@ class Sender {
   /// Reads frames until EOF; a batch goes out when it is full, or when no input came for 200 ms.
   void loop() {
     std::string in;
-    std::vector<differential::DecodeRequest> batch;
+    std::vector<exec::DecodeRequest> batch;
     bool eof = false;
     char chunk[65536];
     while (!eof || !batch.empty()) {
@@ -173,7 +173,7 @@ class Sender {
     }
   }
 
-  void parse_frames(std::string& in, std::vector<differential::DecodeRequest>& batch) {
+  void parse_frames(std::string& in, std::vector<exec::DecodeRequest>& batch) {
     std::size_t at = 0;
     while (true) {
       const std::size_t newline = in.find('\n', at);
@@ -192,7 +192,7 @@ class Sender {
     in.erase(0, at);
   }
 
-  void run_batch(const std::vector<differential::DecodeRequest>& batch) {
+  void run_batch(const std::vector<exec::DecodeRequest>& batch) {
     ++batches_;
     const auto results = impls_->run(batch);
     for (const auto& p : results) {
@@ -213,14 +213,13 @@ class Sender {
       const auto& d = p.divergences.front();
       std::string impls;
       for (const auto& i : d.implementations) impls += (impls.empty() ? "" : ",") + i;
-      std::fprintf(stderr, "fuzz_differential: %s%s divergence on %s [%s]: %s\n",
-                   differential::class_name(d.cls), contract ? "" : " (implementation-defined)",
-                   p.root.c_str(), impls.c_str(), file.c_str());
+      std::fprintf(stderr, "fuzz_differential: %s%s divergence on %s [%s]: %s\n", core::class_name(d.cls),
+                   contract ? "" : " (implementation-defined)", p.root.c_str(), impls.c_str(), file.c_str());
     }
   }
 
   std::shared_ptr<const schema::Ir> ir_;
-  std::unique_ptr<differential::ImplementationSet> impls_;
+  std::unique_ptr<exec::ImplementationSet> impls_;
   std::unique_ptr<run::FindingStore> store_;
   std::string implementations_;
   std::size_t batch_size_ = 128;

@@ -5,7 +5,7 @@
 // credited to whatever input is executing at that moment. The sender is the same executable started
 // again with CROSSCHECK_DIFFERENTIAL_ROLE=sender (fresh image, its own counters): the fuzzing
 // process writes the inputs it picked into a pipe, and the sender decodes them with every configured
-// implementation in batches (differential::ImplementationSet), compares, and writes findings
+// implementation in batches (exec::ImplementationSet), compares, and writes findings
 // atomically. The fuzzing process never waits: its writes are non-blocking, into a bounded buffer;
 // when the buffer is full the input is dropped and counted. At exit the buffer is flushed, the pipe
 // closed, and the sender finishes its last batch (bounded by CROSSCHECK_FLUSH_SECONDS).

@@ -18,9 +18,9 @@
 #include <string_view>
 
 #include "coverage/schema_coverage.hpp"
-#include "differential/comparator.hpp"
 #include "fuzz/differential_sender.hpp"
 #include "fuzz/support.hpp"
+#include "layers/structural/comparator.hpp"
 
 namespace {
 
@@ -51,11 +51,11 @@ void collect_names(const schema::Shape& s, std::set<std::string, std::less<>>& n
 }
 
 /// Acceptance and the set of diagnostic codes at paths with indices and unknown member names
-/// abstracted (differential::path_shape), as crosscheck fuzz keys its corpus.
+/// abstracted (layers::structural::path_shape), as crosscheck fuzz keys its corpus.
 std::string signature(const schema::Root& root, const decoder::DecodeResult& r) {
   std::set<std::string> parts;
   for (const auto& d : r.diagnostics)
-    parts.insert(d.code + "@" + differential::path_shape(d.path, &state->known_names));
+    parts.insert(d.code + "@" + layers::structural::path_shape(d.path, &state->known_names));
   std::string s = root.snake_name + (r.accepted ? "#A" : "#R");
   for (const auto& p : parts) s += "|" + p;
   return s;

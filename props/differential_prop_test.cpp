@@ -1,5 +1,5 @@
 // differential_prop_test.cpp: RapidCheck differential property between the real Python SDK (the
-// `python` adapter of adapters/default.json, driven through differential::ImplementationSet) and the
+// `python` adapter of adapters/default.json, driven through exec::ImplementationSet) and the
 // in-process C++ decoder, over schema-generated payloads of the real bundle.
 //
 // Property: a batch of payloads (valid instances, and mutants of every gen::Mutator family) gives no
@@ -36,11 +36,15 @@
 #include <vector>
 
 #include "baseline/baseline.hpp"
-#include "differential/adapter_config.hpp"
-#include "differential/comparator.hpp"
-#include "differential/implementation_set.hpp"
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
+#include "core/payload_results.hpp"
+#include "exec/adapter_config.hpp"
+#include "exec/adapter_pool.hpp"
+#include "exec/implementation_set.hpp"
 #include "gen/generator.hpp"
 #include "json/write.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "schema/sha256.hpp"
 #include "tests/unit/gen_test_support.hpp"
 
@@ -74,7 +78,7 @@ struct Env {
   const schema::Ir& ir;
   ValueGenerator generator;
   Mutator mutator;
-  std::unique_ptr<differential::ImplementationSet> impls;
+  std::unique_ptr<exec::ImplementationSet> impls;
   std::string error;  // why the property cannot run (with the fix)
   explicit Env(const schema::Ir& ir) : ir(ir), generator(ir), mutator(ir) {}
 };
@@ -106,13 +110,12 @@ const Env& env() {
     const auto& real = testing::real_schema();
     if (!real.ir) return nullptr;
     auto e = std::make_unique<Env>(*real.ir);
-    auto all = differential::load_adapter_config(differential::default_adapter_config_path(),
-                                                 differential::repository_root());
+    auto all = exec::load_adapter_config(exec::default_adapter_config_path(), exec::repository_root());
     if (!all.ok()) {
       e->error = all.error();
       return e;
     }
-    auto selected = differential::select_adapters(all.value(), {"python"}, {});
+    auto selected = exec::select_adapters(all.value(), {"python"}, {});
     if (!selected.ok()) {
       e->error = selected.error();
       return e;
@@ -126,8 +129,7 @@ const Env& env() {
     }
     // The IR outlives the set (a function-local static of the test support): no ownership here.
     std::shared_ptr<const schema::Ir> ir(real.ir.get(), [](const schema::Ir*) {});
-    e->impls =
-        std::make_unique<differential::ImplementationSet>(ir, selected.value(), differential::PoolOptions{});
+    e->impls = std::make_unique<exec::ImplementationSet>(ir, selected.value(), exec::PoolOptions{});
     for (const auto& f : e->impls->failures())
       e->error += (e->error.empty() ? "" : "; ") + f.adapter + ": " + f.message;
     if (!e->error.empty()) {
@@ -158,13 +160,13 @@ rc::Gen<Case> case_gen(std::size_t roots) {
 
 using DiagSet = std::multiset<std::tuple<std::string, std::string, std::string>>;
 
-DiagSet diagnostics_of(const differential::ImplResult& r) {
+DiagSet diagnostics_of(const core::ImplResult& r) {
   DiagSet out;
   for (const auto& d : r.diagnostics) out.emplace(d.path, d.code, d.severity);
   return out;
 }
 
-const differential::ImplResult* result_of(const differential::PayloadResults& p, const std::string& name) {
+const core::ImplResult* result_of(const core::PayloadResults& p, const std::string& name) {
   for (const auto& r : p.results) {
     if (r.implementation == name) return &r;
   }
@@ -174,11 +176,11 @@ const differential::ImplResult* result_of(const differential::PayloadResults& p,
 /// The safe-integer check (file comment): Python's diagnostics are all among the C++ decoder's, and
 /// every one the C++ decoder has beyond them is an error at a big number of the input (at least one)
 /// or a no_union_match / invalid_known_variant at a union or variant holding one.
-bool explained_by_safe_integer_rule(const differential::PayloadResults& p) {
-  const differential::InputTraits traits = differential::analyse_input(p.input);
+bool explained_by_safe_integer_rule(const core::PayloadResults& p) {
+  const layers::structural::InputTraits traits = layers::structural::analyse_input(p.input);
   const auto& big = traits.big_number_paths;
-  const differential::ImplResult* cpp = result_of(p, "cpp");
-  const differential::ImplResult* python = result_of(p, "python");
+  const core::ImplResult* cpp = result_of(p, "cpp");
+  const core::ImplResult* python = result_of(p, "python");
   if (big.empty() || !cpp || !python) return false;
   DiagSet extra = diagnostics_of(*cpp);
   for (const auto& d : diagnostics_of(*python)) {
@@ -205,16 +207,17 @@ bool explained_by_safe_integer_rule(const differential::PayloadResults& p) {
 }
 
 /// A divergence a baseline entry covers, on a payload whose other answers agree (see file comment).
-bool known_divergence(const differential::PayloadResults& p, const differential::Divergence& d) {
+bool known_divergence(const core::PayloadResults& p, const core::Divergence& d) {
   const bool covered =
       std::any_of(known().entries.begin(), known().entries.end(),
                   [&](const baseline::Entry& e) { return baseline::matches_divergence(e, p.root, d); });
   if (!covered) return false;
-  return differential::analyse_input(p.input).big_number_paths.empty() || explained_by_safe_integer_rule(p);
+  return layers::structural::analyse_input(p.input).big_number_paths.empty() ||
+         explained_by_safe_integer_rule(p);
 }
 
-std::string show(const differential::ImplResult& r) {
-  std::string s = r.implementation + ": " + differential::outcome_name(r.outcome);
+std::string show(const core::ImplResult& r) {
+  std::string s = r.implementation + ": " + core::outcome_name(r.outcome);
   for (const auto& d : r.diagnostics)
     s += " [" + d.path + " " + d.code + (d.severity == "error" ? "" : " (w)") + "]";
   if (r.message) s += " (" + r.message->substr(0, 200) + ")";
@@ -273,7 +276,7 @@ void differential_property() {
   // shrinking then drops payloads), each case is drawn at full size (every root and family).
   const auto cases = *rc::gen::resize(kMaxBatch, rc::gen::nonEmpty(rc::gen::container<std::vector<Case>>(
                                                      rc::gen::resize(100, case_gen(e.ir.roots.size())))));
-  std::vector<differential::DecodeRequest> batch;
+  std::vector<exec::DecodeRequest> batch;
   std::vector<std::string> origins;
   for (const Case& c : cases) {
     const schema::Root& root = e.ir.roots[c.root];
@@ -302,13 +305,13 @@ void differential_property() {
     batch.push_back({root.snake_name, std::move(bytes)});
     origins.push_back(std::move(origin));
   }
-  auto results = const_cast<differential::ImplementationSet&>(*e.impls).run(batch);
+  auto results = const_cast<exec::ImplementationSet&>(*e.impls).run(batch);
   RC_ASSERT(results.size() == batch.size());
   std::map<std::string, std::size_t> tags;
   std::string failure;
   for (std::size_t k = 0; k < results.size(); ++k) {
     const auto& p = results[k];
-    std::vector<const differential::Divergence*> contract;
+    std::vector<const core::Divergence*> contract;
     for (const auto& d : p.divergences) {
       if (!d.implementation_defined) contract.push_back(&d);
     }
@@ -317,13 +320,13 @@ void differential_property() {
       continue;
     }
     const std::size_t before = contract.size();
-    std::erase_if(contract, [&](const differential::Divergence* d) { return known_divergence(p, *d); });
+    std::erase_if(contract, [&](const core::Divergence* d) { return known_divergence(p, *d); });
     if (contract.size() < before) ++tags["known divergence (baseline)"];
     if (contract.empty()) continue;
     failure += "\n" + origins[k] + "\nroot " + p.root + ", payload (" + std::to_string(p.input.size()) +
                " bytes): " + p.input.substr(0, 2000) + (p.input.size() > 2000 ? "..." : "") + "\n";
     for (const auto* d : contract)
-      failure += "  " + std::string(differential::class_name(d->cls)) + ": " + d->detail + "\n";
+      failure += "  " + std::string(core::class_name(d->cls)) + ": " + d->detail + "\n";
     for (const auto& r : p.results) failure += "  " + show(r) + "\n";
     failure += "  replay: crosscheck run --root " + p.root + " --adapters cpp,python " +
                save_payload(p.root, p.input) + "\n";

@@ -158,9 +158,9 @@ bool names_implementation(const Entry& entry, std::string_view implementation) {
   return false;
 }
 
-bool matches_divergence(const Entry& entry, std::string_view root, const differential::Divergence& d) {
+bool matches_divergence(const Entry& entry, std::string_view root, const core::Divergence& d) {
   if (!entry.bucket) return false;
-  if (entry.cls && *entry.cls != differential::class_name(d.cls)) return false;
+  if (entry.cls && *entry.cls != core::class_name(d.cls)) return false;
   if (entry.root && !glob_match(*entry.root, root)) return false;
   bool involved = false;
   for (const auto& impl : d.implementations) involved = involved || names_implementation(entry, impl);

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "differential/comparator.hpp"
+#include "core/divergence.hpp"
 #include "json/value.hpp"
 #include "util/result.hpp"
 
@@ -65,7 +65,7 @@ bool is_bucket_id(std::string_view pattern);
 
 /// Does `entry` cover this divergence of a finding of `root`? Needs a bucket pattern; the class and
 /// root when given; and one of the entry's implementations among the divergence's.
-bool matches_divergence(const Entry& entry, std::string_view root, const differential::Divergence& d);
+bool matches_divergence(const Entry& entry, std::string_view root, const core::Divergence& d);
 /// Does `entry` cover matrix case `case_id` failing on `implementation`?
 bool matches_case(const Entry& entry, std::string_view implementation, std::string_view case_id);
 /// Does one of the entry's implementation patterns name `implementation`?

@@ -63,7 +63,8 @@ Classification classify(const Baseline& baseline, const std::vector<Occurrence>&
     if (b.occurrences == 0) {
       b.bucket = d.bucket;
       b.signature = d.signature;
-      b.cls = differential::class_name(d.cls);
+      b.cls = core::class_name(d.cls);
+      b.layer = d.layer;
       b.witness = o;
     } else if (better_witness(o, b.witness)) {
       b.witness = o;
@@ -120,7 +121,9 @@ void print_classification(std::ostream& out, const Baseline& baseline, const Cla
   std::map<std::string, std::pair<std::size_t, std::size_t>> per_entry;  // id -> (buckets, occurrences)
   for (const auto& b : c.buckets) {
     if (b.is_new) {
-      const char* label = b.contract ? "NEW" : (strict ? "NEW IMPL-DEFINED" : "new impl-defined");
+      // "new" only for what fails: a new implementation-defined bucket fails only under --strict.
+      const char* label =
+          b.contract ? "NEW" : (strict ? "NEW IMPL-DEFINED" : "implementation-defined (not failing)");
       out << label << " " << b.cls << " [" << b.bucket << "] " << joined(b.implementations) << " ("
           << b.occurrences << (b.occurrences == 1 ? " occurrence" : " occurrences") << ", roots "
           << joined(b.roots) << ")\n"
@@ -157,8 +160,10 @@ void print_classification(std::ostream& out, const Baseline& baseline, const Cla
   std::size_t todo = std::count_if(baseline.entries.begin(), baseline.entries.end(),
                                    [](const Entry& e) { return e.reason.rfind("TODO", 0) == 0; });
   if (todo) out << "WARNING: " << todo << " baseline entries still wait for triage (reason TODO)\n";
-  out << "baseline " << baseline.path << ": " << c.buckets.size() << " buckets: " << c.new_contract
-      << " new, " << c.new_defined << " new implementation-defined" << (strict ? "" : " (not failing)")
+  out << "baseline " << baseline.path << ": " << c.buckets.size()
+      << " buckets: " << (strict ? c.new_contract + c.new_defined : c.new_contract) << " new failing"
+      << (strict ? " (" + std::to_string(c.new_defined) + " of them implementation-defined, --strict)"
+                 : ", " + std::to_string(c.new_defined) + " implementation-defined (not failing)")
       << ", " << c.known << " known; " << c.stale.size() << " stale entries, " << c.not_applicable.size()
       << " not applicable\n";
 }
@@ -273,14 +278,23 @@ std::vector<Entry> entries_for_new(const Baseline& baseline, const Classificatio
   return out;
 }
 
-int check_run_folder(const Baseline& baseline, const std::string& dir, bool strict, std::ostream& out) {
+Classification judge_run_folder(const Baseline* baseline, const std::string& dir, bool strict,
+                                const char* command) {
   std::vector<RunFolder> runs{load_run_folder(dir)};
-  Classification c = classify(baseline, occurrences(runs), runs.front().implementations);
+  Classification c =
+      classify(baseline ? *baseline : Baseline{}, occurrences(runs), runs.front().implementations);
+  if (baseline)
+    run::write_json_file(std::filesystem::path(dir) / run::kBaselineCheckFile,
+                         classification_to_json(*baseline, {dir}, c, strict), 2);
+  run::write_verdict(dir, c.verdict(strict, baseline ? std::optional(baseline->path) : std::nullopt),
+                     command);
+  return c;
+}
+
+int check_run_folder(const Baseline& baseline, const std::string& dir, bool strict, std::ostream& out) {
+  Classification c = judge_run_folder(&baseline, dir, strict, "baseline check");
   print_classification(out, baseline, c, strict, false);
-  run::write_json_file(std::filesystem::path(dir) / run::kBaselineCheckFile,
-                       classification_to_json(baseline, {dir}, c, strict), 2);
   const verdict::Verdict v = c.verdict(strict, baseline.path);
-  run::write_verdict(dir, v, "baseline check");
   if (v.fails()) {
     out << "to accept the new buckets (then triage them): crosscheck baseline update --baseline "
         << baseline.path << (strict ? " --strict " : " ") << dir << "\n";
@@ -289,11 +303,7 @@ int check_run_folder(const Baseline& baseline, const std::string& dir, bool stri
 }
 
 verdict::Verdict judge_run_folder_without_baseline(const std::string& dir, bool strict, const char* command) {
-  std::vector<RunFolder> runs{load_run_folder(dir)};
-  Classification c = classify(Baseline{}, occurrences(runs), runs.front().implementations);
-  const verdict::Verdict v = c.verdict(strict, std::nullopt);
-  run::write_verdict(dir, v, command);
-  return v;
+  return judge_run_folder(nullptr, dir, strict, command).verdict(strict, std::nullopt);
 }
 
 }  // namespace crosscheck::baseline

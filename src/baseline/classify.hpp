@@ -28,6 +28,7 @@ namespace crosscheck::baseline {
 
 struct BucketReport {
   std::string bucket, signature, cls;
+  std::string layer;  ///< the comparison layer of its divergences (a bucket id belongs to one layer)
   std::set<std::string> roots, implementations;
   bool contract = false;          ///< some occurrence is not implementation-defined
   bool is_new = false;            ///< some occurrence matched no entry
@@ -88,7 +89,13 @@ std::optional<RecordedCheck> read_baseline_check(const std::filesystem::path& di
 /// (verdict/blame.hpp), and the witness. Ids "<class>-<bucket id>", never one `baseline` has.
 std::vector<Entry> entries_for_new(const Baseline& baseline, const Classification& c, bool strict);
 
-/// `fuzz --baseline` and friends: classifies the findings of `dir`, prints the report to `out`,
+/// Classifies the findings of `dir` against `baseline` (nullptr: none, every bucket is new), writes
+/// DIR/baseline-check.json when there is a baseline and the verdict as DIR/verdict.json, decided by
+/// `command`, and returns the classification (`fuzz` prints its own account of it).
+Classification judge_run_folder(const Baseline* baseline, const std::string& dir, bool strict,
+                                const char* command);
+
+/// `scenarios run --baseline`: classifies the findings of `dir`, prints the report to `out`,
 /// writes it as DIR/baseline-check.json, the verdict as DIR/verdict.json, and returns the exit code.
 int check_run_folder(const Baseline& baseline, const std::string& dir, bool strict, std::ostream& out);
 

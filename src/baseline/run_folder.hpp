@@ -42,12 +42,12 @@ RunFolder load_run_folder(const std::string& dir);
 /// One divergence of one finding, with the input that best shows it.
 struct Occurrence {
   std::string root;
-  differential::Divergence divergence;
+  core::Divergence divergence;
   std::string finding;  ///< the witness file (the minimized one when it shows this bucket)
   std::string input;    ///< the witness bytes
   std::string replay;   ///< the witness's replay command
   bool minimized = false;
-  std::vector<differential::ImplResult> results;  ///< the witness's results (who deviates, verdict/blame.hpp)
+  std::vector<core::ImplResult> results;  ///< the witness's results (who deviates, verdict/blame.hpp)
 };
 
 /// Every divergence of every finding of the folders, the minimized sibling as witness where it shows

@@ -15,34 +15,24 @@
 #include "campaign/generation_pacer.hpp"
 #include "campaign/generation_step.hpp"
 #include "campaign/progress_line.hpp"
-#include "campaign/run_events.hpp"
 #include "campaign/run_state.hpp"
 #include "campaign/sender.hpp"
 #include "campaign/summary_writer.hpp"
 #include "canonical/canonical_validator.hpp"
+#include "core/payload_results.hpp"
 #include "coverage/canonical_coverage.hpp"
 #include "coverage/schema_coverage.hpp"
-#include "differential/adapter_pool.hpp"
-#include "differential/canonical_comparator.hpp"
+#include "exec/adapter_pool.hpp"
+#include "layers/canonical/canonical_comparator.hpp"
+#include "layers/structural/comparator.hpp"
+#include "run/run_events.hpp"
 #include "util/result.hpp"
-#include "verdict/verdict.hpp"
 
 namespace crosscheck::campaign {
 namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-/// This session's exit code for the event log's "end" event, by the verdict's rule over the divergent
-/// inputs it saw; the run's verdict over every bucket of the folder is verdict.json (written by the
-/// fuzz command), and summary.json carries none.
-int exit_code_of(const CampaignSummary& s, bool strict) {
-  verdict::Verdict v;
-  v.strict = strict;
-  v.new_contract = s.contract_inputs;
-  v.new_implementation_defined = s.divergent_inputs - s.contract_inputs;
-  return v.exit_code();
-}
 
 /// The first iteration >= i that belongs to the shard.
 std::uint64_t next_in_shard(std::uint64_t i, std::uint64_t shard_index, std::uint64_t shard_count) {
@@ -71,8 +61,7 @@ std::vector<const schema::Root*> select_roots(const schema::Ir& ir, const std::v
 
 class Campaign {
  public:
-  Campaign(const schema::Ir& ir, differential::ImplementationSet& impls, const CampaignOptions& o,
-           std::ostream& log)
+  Campaign(const schema::Ir& ir, exec::ImplementationSet& impls, const CampaignOptions& o, std::ostream& log)
       : ir_(ir),
         impls_(impls),
         o_(o),
@@ -101,7 +90,7 @@ class Campaign {
     // The set outlives this campaign (the fuzz command reduces findings with it afterwards), so it
     // must stop telling the coverage however run() ends.
     struct StopObserving {
-      differential::ImplementationSet& impls;
+      exec::ImplementationSet& impls;
       ~StopObserving() { impls.observe_canonical_nodes(nullptr); }
     } stop_observing{impls_};
     start_ = Clock::now();
@@ -111,7 +100,7 @@ class Campaign {
     // A Fatal on either thread (a write to a full disk) ends the run with that error; leaving this
     // scope by one stops the sender (~Sender).
     Sender sender(impls_, o_.batch, o_.layers, o_.stop_when, position_.sent,
-                  [this](const Pending& p, const differential::PayloadResults& r) { on_results(p, r); });
+                  [this](const Pending& p, const core::PayloadResults& r) { on_results(p, r); });
     sender_ = &sender;
     // A deterministic run waits for room on every input (Sender::offer): nothing to pace.
     GenerationPacer pacer(o_.deterministic ? 1.0 : o_.generation_share);
@@ -128,14 +117,16 @@ class Campaign {
     print_progress(true);
     events_.progress(progress_point());
     CampaignSummary s = summarize();
-    ProgressPoint end = progress_point();
-    end.generated = s.generated;
-    end.sent = s.sent;
-    end.divergent_inputs = s.divergent_inputs;
-    end.contract_inputs = s.contract_inputs;
-    end.buckets = s.buckets;
-    end.coverage = s.coverage_percent;
-    events_.end(end, s.exit_code, differential::stop_requested());
+    if (o_.end_event) {
+      run::ProgressPoint end = progress_point();
+      end.generated = s.generated;
+      end.sent = s.sent;
+      end.divergent_inputs = s.divergent_inputs;
+      end.contract_inputs = s.contract_inputs;
+      end.buckets = s.buckets;
+      end.coverage = s.coverage_percent;
+      events_.end(end, o_.strict, exec::stop_requested());
+    }
     sender_ = nullptr;
     return s;
   }
@@ -160,7 +151,7 @@ class Campaign {
     const double cpu_start = thread_cpu_seconds();
     std::uint64_t steps = 0;
     auto last_save = Clock::now(), last_report = Clock::now();
-    while (!differential::stop_requested() && !sender.failed()) {
+    while (!exec::stop_requested() && !sender.failed()) {
       i = next_in_shard(i, o_.shard_index, o_.shard_count);
       if (o_.runs && i >= *o_.runs) break;  // --runs counts the run's iterations, shared by its shards
       double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
@@ -201,10 +192,10 @@ class Campaign {
 
   /// On the sender thread: an input whose tuple of outcomes is new joins the corpus (NEZHA); its
   /// divergences are counted and may give a finding file.
-  void on_results(const Pending& p, const differential::PayloadResults& r) {
+  void on_results(const Pending& p, const core::PayloadResults& r) {
     if (tuples_
-            .insert(p.root + "#" + differential::outcome_tuple(r.results) + "#" +
-                    differential::verdict_tuple(r.validations))
+            .insert(p.root + "#" + layers::structural::outcome_tuple(r.results) + "#" +
+                    layers::canonical::verdict_tuple(r.validations))
             .second)
       corpus_.keep(p.root, p.bytes);
     if (sent_sample_ && sent_count_++ % o_.sent_sample_every == 0) sent_sample_->keep(p.root, p.bytes);
@@ -218,9 +209,9 @@ class Campaign {
                coverage_, canonical_coverage());
   }
 
-  ProgressPoint progress_point() const {
+  run::ProgressPoint progress_point() const {
     FindingRecorder::Counts c = recorder_.counts();
-    ProgressPoint p;
+    run::ProgressPoint p;
     p.generated = generated_;
     p.sent = sender_ ? sender_->sent() : position_.sent;
     p.dropped = sender_ ? sender_->dropped() : 0;
@@ -229,6 +220,8 @@ class Campaign {
     p.buckets = c.buckets;
     p.findings = c.findings_total;
     p.coverage = coverage_.percent();
+    if (o_.layers.structural) p.layers.push_back(core::kStructuralLayer);
+    if (o_.layers.canonical) p.layers.push_back(core::kCanonicalLayer);
     return p;
   }
 
@@ -238,7 +231,7 @@ class Campaign {
     f.elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
     f.generated = generated_;
     f.sent = sender_->sent();
-    f.by_class = std::move(c.by_class);
+    if (o_.detailed_log) f.by_class = std::move(c.by_class);
     f.by_layer = std::move(c.by_layer);
     f.buckets = c.buckets;
     f.coverage_percent = coverage_.percent();
@@ -257,7 +250,9 @@ class Campaign {
     s.buckets = c.buckets;
     s.coverage_percent = coverage_.percent();
     if (canonical_coverage_) s.canonical_coverage_percent = canonical_coverage_->coverage.percent();
-    s.exit_code = exit_code_of(s, o_.strict);
+    // This session's exit code by the verdict's rule over the divergent inputs it saw; the run's
+    // verdict over every bucket of the folder is verdict.json (written by the fuzz command).
+    s.exit_code = run::exit_code_of(s.divergent_inputs, s.contract_inputs, o_.strict);
     RunSummary summary{o_,
                        s,
                        c,
@@ -266,15 +261,23 @@ class Campaign {
                        canonical_coverage(),
                        impls_,
                        root_names_,
+                       canonical_roots(),
                        recorder_.dir(),
                        events_.elapsed(),
-                       differential::stop_requested(),
+                       exec::stop_requested(),
                        session_figures()};
     // With neither layer 1 nor 2 chosen (layer 3 alone) nothing ran here to summarize: the folder is
     // still laid out, and layer 3 prints its own summary.
-    if (o_.layers.structural || o_.layers.canonical) print_summary(log_, summary);
+    if (o_.detailed_log && (o_.layers.structural || o_.layers.canonical)) print_summary(log_, summary);
     write_summary(summary);
     return s;
+  }
+
+  std::vector<std::string> canonical_roots() const {
+    std::vector<std::string> out;
+    for (const auto& r : root_names_)
+      if (!canonical::root_document(ir_, r).empty()) out.push_back(r);
+    return out;
   }
 
   /// This session's throughput and the CPU time of every process of the run.
@@ -295,7 +298,7 @@ class Campaign {
   }
 
   const schema::Ir& ir_;
-  differential::ImplementationSet& impls_;
+  exec::ImplementationSet& impls_;
   const CampaignOptions& o_;
   std::ostream& log_;
   /// Layer 2, when the run has the canonical layer: the reference validator's nodes and their outcomes
@@ -323,7 +326,7 @@ class Campaign {
   CorpusSample corpus_;
   std::unique_ptr<CorpusSample> sent_sample_;  // --sent-sample: written like the corpus, never read
   std::uint64_t sent_count_ = 0;               // sender thread only
-  RunEvents events_;
+  run::RunEvents events_;
   FindingRecorder recorder_;
   bool resumed_ = false;
   RunPosition position_;  // where an earlier session stopped (zero for a new run)
@@ -338,7 +341,7 @@ class Campaign {
 
 }  // namespace
 
-CampaignSummary run_campaign(const schema::Ir& ir, differential::ImplementationSet& impls,
+CampaignSummary run_campaign(const schema::Ir& ir, exec::ImplementationSet& impls,
                              const CampaignOptions& options, std::ostream& log) {
   Campaign c(ir, impls, options, log);
   return c.run();

@@ -21,7 +21,8 @@
 //
 // The pieces, one file each: run_state (run.json, state.json, coverage.json), corpus_sample,
 // generation_step, sender (thread and queue), finding_recorder (counts, bucket caps, finding files),
-// run_events (events.jsonl), progress_line, summary_writer (summary.json); campaign.cpp runs them.
+// progress_line, summary_writer (summary.json); campaign.cpp runs them. events.jsonl is written
+// through src/run's run_events, which a later layer of the run (layer 3) writes to as well.
 #pragma once
 
 #include <cstdint>
@@ -31,8 +32,9 @@
 #include <string>
 #include <vector>
 
-#include "differential/comparator.hpp"
-#include "differential/implementation_set.hpp"
+#include "core/divergence.hpp"
+#include "core/layers.hpp"
+#include "exec/implementation_set.hpp"
 #include "run/finding_file.hpp"
 #include "run/json_file.hpp"
 #include "schema/ir.hpp"
@@ -44,7 +46,7 @@ struct WrittenFinding {
   std::string file;             ///< its path (<out>/findings/<name>)
   const run::Finding& finding;  ///< what it holds
   /// The divergence that opened a new bucket, or the finding's first: as events.jsonl's "finding".
-  const differential::Divergence& divergence;
+  const core::Divergence& divergence;
   bool new_bucket = false;              ///< the finding opened a bucket
   bool implementation_defined = false;  ///< every divergence of the finding is implementation-defined
   double seconds = 0;                   ///< run time when it was written (events.jsonl's clock)
@@ -60,7 +62,7 @@ struct CampaignOptions {
   std::size_t batch = 128;              ///< requests per adapter batch
   /// --layers: the comparison layers run on every input sent (each implementation answers those its
   /// hello lists; the others are left out of that layer, and the summary says so).
-  differential::Layers layers;
+  core::Layers layers;
   std::size_t sample_every = 16;  ///< send 1 in N uninteresting inputs too
   /// --generation-share: the fraction of one core the generation thread may use while the sender is
   /// behind (campaign/generation_pacer.hpp), and below 1 every input goes while the sender has room;
@@ -75,8 +77,11 @@ struct CampaignOptions {
   /// sent-sample/<root>/<hash> (the corpus layout), so that an SDK's in-process rate can be measured
   /// on the run's own mix (bench_adapters DIR); 0 writes none.
   std::size_t sent_sample_every = 0;
-  bool strict = false;               ///< count implementation-defined divergences as failures
-  bool live = false;                 ///< a live progress line (terminal) instead of periodic lines
+  bool strict = false;  ///< count implementation-defined divergences as failures
+  bool live = false;    ///< a live progress line (terminal) instead of periodic lines
+  /// The log gets the details: divergences per class on the progress line, the summary's tables and
+  /// totals at the end (`fuzz` only with --verbose: the reports have them).
+  bool detailed_log = true;
   std::string adapters_fingerprint;  ///< names of the implementations, for run.json
   /// --shard I/N: only the iterations i with i % N == I of the run (each input's seed derives from
   /// (run seed, i), so the shards of one seed split one run's inputs between them).
@@ -88,6 +93,9 @@ struct CampaignOptions {
   /// Polled by the generation loop and before each adapter batch: true ends the run early, as if its
   /// time were up (the batch in flight completes; `crosscheck selftest` stops at its first finding).
   std::function<bool()> stop_when;
+  /// Write the event log's "end" event when the campaign ends. False when a later layer of the same
+  /// run follows (fuzz's layer 3): the end is written after the last layer.
+  bool end_event = true;
   /// Called on the sender thread after each finding file is written and logged, in the order they
   /// are written; an exception from it ends the run with that error.
   std::function<void(const WrittenFinding&)> on_finding;
@@ -102,7 +110,7 @@ struct CampaignSummary {
 };
 
 /// Runs the campaign; throws Fatal (exit 2) for a bad or foreign output folder.
-CampaignSummary run_campaign(const schema::Ir& ir, differential::ImplementationSet& impls,
+CampaignSummary run_campaign(const schema::Ir& ir, exec::ImplementationSet& impls,
                              const CampaignOptions& options, std::ostream& log);
 
 }  // namespace crosscheck::campaign

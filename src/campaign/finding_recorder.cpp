@@ -12,14 +12,14 @@ namespace crosscheck::campaign {
 namespace fs = std::filesystem;
 
 FindingRecorder::FindingRecorder(std::string findings_dir, std::size_t max_per_bucket,
-                                 differential::Layers layers, RunEvents& events,
+                                 core::Layers layers, run::RunEvents& events,
                                  std::function<void(const WrittenFinding&)> on_finding)
     : store_(std::move(findings_dir)),
       max_per_bucket_(max_per_bucket),
       events_(events),
       on_finding_(std::move(on_finding)) {
-  if (layers.structural) counts_.by_layer[differential::kStructuralLayer] = 0;
-  if (layers.canonical) counts_.by_layer[differential::kCanonicalLayer] = 0;
+  if (layers.structural) counts_.by_layer[core::kStructuralLayer] = 0;
+  if (layers.canonical) counts_.by_layer[core::kCanonicalLayer] = 0;
 }
 
 std::size_t FindingRecorder::load_folder() {
@@ -44,12 +44,12 @@ void FindingRecorder::add_bucket_roots(const std::map<std::string, std::set<std:
   for (const auto& [bucket, list] : roots) bucket_roots_[bucket].insert(list.begin(), list.end());
 }
 
-void FindingRecorder::record(const Pending& p, const differential::PayloadResults& r) {
+void FindingRecorder::record(const Pending& p, const core::PayloadResults& r) {
   if (!r.validations.empty() && !r.interrupted) {
     std::lock_guard<std::mutex> lock(mutex_);
     ++counts_.validated_inputs;
     for (const auto& v : r.validations) {
-      if (v.verdict == differential::Verdict::kUnsupported) ++counts_.canonical_unsupported[v.implementation];
+      if (v.verdict == core::Verdict::kUnsupported) ++counts_.canonical_unsupported[v.implementation];
     }
   }
   if (r.divergences.empty()) return;
@@ -59,7 +59,7 @@ void FindingRecorder::record(const Pending& p, const differential::PayloadResult
   ++counts_.divergent_inputs;
   if (!all_defined) ++counts_.contract_inputs;
   bool write = false;
-  const differential::Divergence* first_new = nullptr;
+  const core::Divergence* first_new = nullptr;
   // The same payload again (same finding file) is no new witness: it neither counts towards the
   // per-bucket cap nor rewrites the file, unless it shows a bucket not seen yet. So the files kept
   // depend on the distinct inputs alone, which is what lets crosscheck merge rebuild exactly one
@@ -73,7 +73,7 @@ void FindingRecorder::record(const Pending& p, const differential::PayloadResult
                 std::all_of(r.divergences.begin(), r.divergences.end(),
                             [&](const auto& d) { return bucket_counts_.count(d.bucket) > 0; });
   for (const auto& d : r.divergences) {
-    ++counts_.by_class[differential::class_name(d.cls)];
+    ++counts_.by_class[core::class_name(d.cls)];
     ++counts_.by_layer[d.layer];
     ++counts_.by_root[p.root];
     for (const auto& impl : d.implementations) ++counts_.by_implementation[impl];

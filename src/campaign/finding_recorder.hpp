@@ -17,11 +17,12 @@
 #include <string>
 
 #include "campaign/campaign.hpp"
-#include "campaign/run_events.hpp"
 #include "campaign/sender.hpp"
-#include "differential/implementation_set.hpp"
+#include "core/layers.hpp"
+#include "core/payload_results.hpp"
 #include "run/finding_file.hpp"
 #include "run/json_file.hpp"
+#include "run/run_events.hpp"
 
 namespace crosscheck::campaign {
 
@@ -29,8 +30,8 @@ class FindingRecorder {
  public:
   /// Creates `findings_dir` if needed (Fatal when it cannot be created or written). `layers`: the
   /// layers of the run, which by_layer lists from the start.
-  FindingRecorder(std::string findings_dir, std::size_t max_per_bucket, differential::Layers layers,
-                  RunEvents& events, std::function<void(const WrittenFinding&)> on_finding);
+  FindingRecorder(std::string findings_dir, std::size_t max_per_bucket, core::Layers layers,
+                  run::RunEvents& events, std::function<void(const WrittenFinding&)> on_finding);
 
   /// Reads the finding files already in the folder (a resumed run); returns how many. A .min.json is
   /// the reducer's copy of a finding beside it: not another witness, so not read.
@@ -39,7 +40,7 @@ class FindingRecorder {
   void add_bucket_roots(const std::map<std::string, std::set<std::string>>& roots);
 
   /// Counts one input's results and writes its finding file when one of its buckets is below the cap.
-  void record(const Pending& input, const differential::PayloadResults& results);
+  void record(const Pending& input, const core::PayloadResults& results);
 
   struct Counts {
     std::uint64_t divergent_inputs = 0, contract_inputs = 0;
@@ -62,7 +63,7 @@ class FindingRecorder {
  private:
   run::FindingStore store_;
   std::size_t max_per_bucket_;
-  RunEvents& events_;
+  run::RunEvents& events_;
   std::function<void(const WrittenFinding&)> on_finding_;
   mutable std::mutex mutex_;
   Counts counts_;

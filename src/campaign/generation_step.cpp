@@ -7,9 +7,9 @@
 
 #include "campaign/splitmix.hpp"
 #include "canonical/canonical_validator.hpp"
-#include "differential/comparator.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
+#include "layers/structural/comparator.hpp"
 
 namespace crosscheck::campaign {
 namespace {
@@ -18,7 +18,8 @@ namespace {
 /// member names do not make every input look new.
 std::string cpp_signature(const decoder::DecodeResult& r, const std::set<std::string, std::less<>>& known) {
   std::set<std::string> parts;
-  for (const auto& d : r.diagnostics) parts.insert(d.code + "@" + differential::path_shape(d.path, &known));
+  for (const auto& d : r.diagnostics)
+    parts.insert(d.code + "@" + layers::structural::path_shape(d.path, &known));
   std::string s = r.accepted ? "A" : "R";
   for (const auto& p : parts) s += "|" + p;
   return s;

@@ -24,7 +24,7 @@
 #include "campaign/corpus_sample.hpp"
 #include "coverage/schema_coverage.hpp"
 #include "decoder/decoder.hpp"
-#include "differential/implementation_set.hpp"
+#include "exec/implementation_set.hpp"
 #include "gen/canonical_generator.hpp"
 #include "gen/generator.hpp"
 #include "schema/ir.hpp"
@@ -38,7 +38,7 @@ struct GeneratedInput {
   std::uint64_t seed = 0;  ///< the iteration's seed
   bool interesting = false;
   /// The in-process decode above, for the sender's reference result (the input is not decoded twice).
-  differential::ImplementationSet::ReferenceDecode decoded;
+  exec::ImplementationSet::ReferenceDecode decoded;
 };
 
 /// A fixed-size "seen before" filter over hashes, one bit a slot. Its memory is fixed at the start;

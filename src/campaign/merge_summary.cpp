@@ -20,6 +20,7 @@ run::Summary merge_summary(const std::vector<run::MergeSource>& sources, std::si
   out.by_root.clear();
   out.by_implementation.clear();
   out.by_layer.clear();
+  out.layers.clear();
   out.canonical_left_out.reset();
   out.interrupted = false;
   std::optional<double> longest;
@@ -43,6 +44,14 @@ run::Summary merge_summary(const std::vector<run::MergeSource>& sources, std::si
     add(out.by_root, s.by_root);
     add(out.by_implementation, s.by_implementation);
     add(out.by_layer, s.by_layer);
+    // Each layer's inputs add up; it ran on the roots it ran on in any run.
+    for (const auto& [name, layer] : s.layers) {
+      run::LayerRecord& into = out.layers[name];
+      into.inputs += layer.inputs;
+      for (const auto& root : layer.roots)
+        if (std::find(into.roots.begin(), into.roots.end(), root) == into.roots.end())
+          into.roots.push_back(root);
+    }
     // Left out of the canonical layer in any shard: said once, with the first shard's reason.
     if (s.canonical_left_out) {
       if (!out.canonical_left_out) out.canonical_left_out.emplace();

@@ -19,9 +19,10 @@ void print_progress_line(std::ostream& log, const ProgressFigures& p, bool live,
     line << ", divergences by layer:";
     for (const auto& [layer, n] : p.by_layer) line << " " << layer << "=" << n;
   }
-  line << ", divergences:";
-  if (p.by_class.empty()) line << " none";
-  for (const auto& [c, n] : p.by_class) line << " " << c << "=" << n;
+  if (!p.by_class.empty()) {
+    line << ", divergences:";
+    for (const auto& [c, n] : p.by_class) line << " " << c << "=" << n;
+  }
   line << ", buckets " << p.buckets;
   line << std::setprecision(1) << ", schema coverage " << p.coverage_percent << "%";
   if (p.canonical_coverage_percent) line << ", canonical " << *p.canonical_coverage_percent << "%";

@@ -14,6 +14,7 @@ namespace crosscheck::campaign {
 struct ProgressFigures {
   double elapsed = 0;  ///< seconds of this session
   std::uint64_t generated = 0, sent = 0;
+  /// Divergences per class; left empty, the line leaves them out (short enough for a terminal line).
   std::map<std::string, std::size_t> by_class;
   std::map<std::string, std::size_t> by_layer;  ///< the run's layers, each with its divergences
   std::size_t buckets = 0;

@@ -4,11 +4,12 @@
 #include <chrono>
 #include <vector>
 
-#include "differential/adapter_pool.hpp"
+#include "core/layers.hpp"
+#include "exec/adapter_pool.hpp"
 
 namespace crosscheck::campaign {
 
-Sender::Sender(differential::ImplementationSet& impls, std::size_t batch, differential::Layers layers,
+Sender::Sender(exec::ImplementationSet& impls, std::size_t batch, core::Layers layers,
                std::function<bool()> stop_when, std::uint64_t sent_before, Handler handler)
     : impls_(impls),
       batch_(batch),
@@ -33,9 +34,7 @@ Sender::~Sender() {
   thread_.join();
 }
 
-bool Sender::stopped() const {
-  return differential::stop_requested() || (stop_when_ && stop_when_()) || failed_;
-}
+bool Sender::stopped() const { return exec::stop_requested() || (stop_when_ && stop_when_()) || failed_; }
 
 bool Sender::offer(Pending p, bool wait_for_room) {
   std::unique_lock<std::mutex> lock(mutex_);
@@ -83,7 +82,7 @@ void Sender::loop() {
   // so a pool takes k+1's requests while it still works on k (an SDK does not run dry between two
   // batches), and the adapters work on k+1 while the implementation set compares k and the handler
   // records it. Results are still handled in the order the inputs were queued.
-  std::unique_ptr<differential::ImplementationSet::InFlight> current;
+  std::unique_ptr<exec::ImplementationSet::InFlight> current;
   std::vector<Pending> current_items;
   while (true) {
     std::vector<Pending> batch;
@@ -102,10 +101,10 @@ void Sender::loop() {
     }
     room_.notify_all();
     const bool stopping = stopped();  // what is queued is not sent; the batch in flight completes
-    std::unique_ptr<differential::ImplementationSet::InFlight> next;
+    std::unique_ptr<exec::ImplementationSet::InFlight> next;
     if (!batch.empty() && !stopping) {
-      std::vector<differential::DecodeRequest> requests;
-      std::vector<const differential::ImplementationSet::ReferenceDecode*> decoded;
+      std::vector<exec::DecodeRequest> requests;
+      std::vector<const exec::ImplementationSet::ReferenceDecode*> decoded;
       requests.reserve(batch.size());
       decoded.reserve(batch.size());
       for (const auto& p : batch) {

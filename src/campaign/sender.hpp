@@ -25,7 +25,9 @@
 #include <string>
 #include <thread>
 
-#include "differential/implementation_set.hpp"
+#include "core/layers.hpp"
+#include "core/payload_results.hpp"
+#include "exec/implementation_set.hpp"
 
 namespace crosscheck::campaign {
 
@@ -35,18 +37,18 @@ struct Pending {
   std::uint64_t seed = 0;
   /// The generation step's in-process decode of `bytes`, if there was one: the C++ reference takes it
   /// instead of decoding the input again.
-  std::optional<differential::ImplementationSet::ReferenceDecode> decoded;
+  std::optional<exec::ImplementationSet::ReferenceDecode> decoded;
 };
 
 class Sender {
  public:
-  using Handler = std::function<void(const Pending&, const differential::PayloadResults&)>;
+  using Handler = std::function<void(const Pending&, const core::PayloadResults&)>;
 
   /// `batch`: requests per adapter batch (the queue holds 8 batches). `stop_when` (may be empty) is
   /// polled before each batch, like Ctrl-C: true stops sending (the batch in flight completes).
   /// `sent_before`: inputs sent by earlier sessions of the run.
   /// `layers`: what each batch is run through (ImplementationSet::run).
-  Sender(differential::ImplementationSet& impls, std::size_t batch, differential::Layers layers,
+  Sender(exec::ImplementationSet& impls, std::size_t batch, core::Layers layers,
          std::function<bool()> stop_when, std::uint64_t sent_before, Handler handler);
   /// Stops the thread without sending what is queued, if finish() was not called.
   ~Sender();
@@ -75,9 +77,9 @@ class Sender {
   bool stopped() const;
   void close();
 
-  differential::ImplementationSet& impls_;
+  exec::ImplementationSet& impls_;
   std::size_t batch_;
-  differential::Layers layers_;
+  core::Layers layers_;
   std::function<bool()> stop_when_;
   Handler handler_;
   std::atomic<std::uint64_t> sent_, dropped_{0};

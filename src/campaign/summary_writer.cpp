@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 run::Counts counts_of(const std::map<std::string, std::size_t>& m) { return {m.begin(), m.end()}; }
 
-std::vector<run::ImplementationRecord> implementation_records(const differential::ImplementationSet& impls) {
+std::vector<run::ImplementationRecord> implementation_records(const exec::ImplementationSet& impls) {
   std::vector<run::ImplementationRecord> out;
   for (const auto& id : impls.identities()) {
     run::ImplementationRecord x;
@@ -130,7 +130,12 @@ void write_summary(const RunSummary& s) {
   for (const auto& [root, row] : s.impls.skew_table()) sum.skew_table[root] = {row.begin(), row.end()};
   sum.bucket_roots = s.bucket_roots;
   sum.skewed_roots = s.impls.skewed_roots();
-  sum.roots = s.roots;
+  // With neither layer 1 nor 2 (layer 3 alone) no root was fuzzed here: layer 3 adds its own.
+  if (s.options.layers.structural || s.options.layers.canonical) sum.roots = s.roots;
+  // Every input sent goes to each layer of the run (exec::ImplementationSet::run).
+  if (s.options.layers.structural) sum.layers[core::kStructuralLayer] = {s.totals.sent, s.roots};
+  if (s.options.layers.canonical)
+    sum.layers[core::kCanonicalLayer] = {s.totals.sent, s.canonical_roots};
   run::SessionRecord session;
   session.seconds = s.session.seconds;
   session.sent = s.session.sent;

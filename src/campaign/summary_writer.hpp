@@ -15,7 +15,7 @@
 #include "campaign/finding_recorder.hpp"
 #include "coverage/canonical_coverage.hpp"
 #include "coverage/schema_coverage.hpp"
-#include "differential/implementation_set.hpp"
+#include "exec/implementation_set.hpp"
 
 namespace crosscheck::campaign {
 
@@ -40,15 +40,18 @@ struct RunSummary {
   std::map<std::string, std::set<std::string>> bucket_roots;
   const SchemaCoverage& coverage;
   const CanonicalCoverage* canonical_coverage;  ///< layer 2, when the run had the canonical layer
-  const differential::ImplementationSet& impls;
+  const exec::ImplementationSet& impls;
   std::vector<std::string> roots;  ///< the roots fuzzed
+  /// Of those, the roots the canonical layer compares: those that are a schema document
+  /// (canonical::root_document); the others are answered unsupported by every implementation.
+  std::vector<std::string> canonical_roots;
   std::string findings_dir;
   double elapsed = 0;  ///< run time over every session
   bool interrupted = false;
   SessionFigures session;
 };
 
-/// The tables and totals on the log.
+/// The tables and totals on the log (`fuzz --verbose`; the report has them too).
 void print_summary(std::ostream& log, const RunSummary& s);
 /// Writes <out>/summary.json atomically (run/summary_file.hpp).
 void write_summary(const RunSummary& s);

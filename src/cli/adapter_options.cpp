@@ -22,28 +22,36 @@ void AdapterOptions::add_to(CLI::App& app) {
       ->check(CLI::Range(1, 4096));
 }
 
-std::unique_ptr<differential::ImplementationSet> AdapterOptions::start() const {
+std::unique_ptr<exec::ImplementationSet> AdapterOptions::start(bool list_unavailable) const {
   auto ir = std::make_shared<const schema::Ir>(load_ir_or_fail(schema));
-  std::string config_path = config.empty() ? differential::default_adapter_config_path() : config;
-  auto all = differential::load_adapter_config(config_path, differential::repository_root());
+  std::string config_path = config.empty() ? exec::default_adapter_config_path() : config;
+  auto all = exec::load_adapter_config(config_path, exec::repository_root());
   if (!all.ok()) throw Fatal(all.error());
-  std::vector<differential::AdapterConfig> extra;
+  std::vector<exec::AdapterConfig> extra;
   for (const auto& a : adhoc) {
-    auto c = differential::parse_adhoc_adapter(a);
+    auto c = exec::parse_adhoc_adapter(a);
     if (!c.ok()) throw Fatal(c.error());
     extra.push_back(std::move(c).value());
   }
-  auto selected = differential::select_adapters(all.value(), adapters, extra);
+  auto selected = exec::select_adapters(all.value(), adapters, extra);
   if (!selected.ok()) throw Fatal(selected.error());
-  differential::PoolOptions pool;
+  exec::PoolOptions pool;
   pool.processes = jobs;
   pool.max_in_flight = in_flight;
   pool.deadline = std::chrono::milliseconds(static_cast<long long>(deadline_s * 1000));
-  auto set = std::make_unique<differential::ImplementationSet>(ir, selected.value(), pool);
-  bool explicit_choice = !adapters.empty() || !adhoc.empty();
+  auto set = std::make_unique<exec::ImplementationSet>(ir, selected.value(), pool);
+  const bool explicit_choice = !adapters.empty() || !adhoc.empty();
+  // An adapter that is not set up here (its configuration says why) is no failure of this run: one
+  // line names them all. One that should have started and did not is a warning each.
+  std::string unavailable;
   for (const auto& f : set->failures()) {
-    std::cerr << "WARNING: adapter " << f.adapter << ": " << f.message << "\n";
+    if (f.message.rfind(kUnavailablePrefix, 0) == 0 && !explicit_choice)
+      unavailable += (unavailable.empty() ? "" : ", ") + f.adapter;
+    else
+      std::cerr << "WARNING: adapter " << f.adapter << ": " << f.message << "\n";
   }
+  if (!unavailable.empty() && list_unavailable)
+    std::cerr << "note: not set up here, left out: " << unavailable << " (crosscheck adapters says why)\n";
   if (explicit_choice) {
     for (const auto& f : set->failures()) {
       if (f.message.rfind("its schema bundle", 0) == 0) continue;

@@ -5,11 +5,16 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "differential/implementation_set.hpp"
+#include "exec/implementation_set.hpp"
 
 namespace crosscheck::cli {
+
+/// How ImplementationSet words the failure of an adapter its configuration marks unavailable (no SDK
+/// checkout here, ...): "unavailable: <why>".
+inline constexpr std::string_view kUnavailablePrefix = "unavailable: ";
 
 struct AdapterOptions {
   std::vector<std::string> adapters;  ///< --adapters cpp,python
@@ -22,10 +27,12 @@ struct AdapterOptions {
 
   void add_to(CLI::App& app);
   /// Loads the schema and the adapter configuration and starts the selected implementations.
-  /// Prints a WARNING per adapter that could not start; throws Fatal(exit 3) when an adapter the user
-  /// named explicitly cannot start, or when fewer than one adapter besides cpp is running and the
-  /// user asked for adapters.
-  std::unique_ptr<differential::ImplementationSet> start() const;
+  /// Prints a WARNING per adapter that could not start, and one note naming the default adapters
+  /// that are not set up here (unavailable: no SDK checkout, ...) unless `list_unavailable` is false
+  /// (a listing that shows them itself); throws Fatal(exit 3) when an adapter the user named
+  /// explicitly cannot start, or when fewer than one adapter besides cpp is running and the user
+  /// asked for adapters.
+  std::unique_ptr<exec::ImplementationSet> start(bool list_unavailable = true) const;
 };
 
 }  // namespace crosscheck::cli

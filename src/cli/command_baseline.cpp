@@ -39,7 +39,7 @@ std::map<std::string, std::string> replay_stale(const BaselineOptions& o, const 
                                                 const baseline::Classification& c) {
   std::map<std::string, std::string> verdict;
   std::vector<const baseline::Entry*> entries;
-  std::vector<differential::DecodeRequest> batch;
+  std::vector<exec::DecodeRequest> batch;
   for (const auto& id : c.stale) {
     for (const auto& e : b.entries) {
       if (e.id != id) continue;

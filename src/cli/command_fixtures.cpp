@@ -67,8 +67,8 @@ int fixtures_run(const FixturesOptions& o) {
   auto probes = fixtures::plan(manifest, files, snapshot);
 
   auto set = o.adapters.start();
-  std::vector<differential::ValidateRequest> validate;
-  std::vector<differential::DecodeRequest> decode;
+  std::vector<exec::ValidateRequest> validate;
+  std::vector<exec::DecodeRequest> decode;
   std::vector<std::size_t> sent;  // probe index of each request
   for (std::size_t p = 0; p < probes.size(); ++p) {
     if (!probes[p].bytes) continue;
@@ -82,8 +82,8 @@ int fixtures_run(const FixturesOptions& o) {
   answers.implementations = set->names();
   answers.skew = set->skew_table();
   std::size_t n = answers.implementations.size();
-  answers.canonical.assign(probes.size(), std::vector<differential::ValidateResult>(n));
-  answers.structural.assign(probes.size(), std::vector<differential::ImplResult>(n));
+  answers.canonical.assign(probes.size(), std::vector<core::ValidateResult>(n));
+  answers.structural.assign(probes.size(), std::vector<core::ImplResult>(n));
   for (std::size_t r = 0; r < sent.size(); ++r) {
     answers.canonical[sent[r]] = canonical[r];
     answers.structural[sent[r]] = structural[r].results;
@@ -98,7 +98,7 @@ int fixtures_run(const FixturesOptions& o) {
             << "schema snapshot: " << snapshot.ir->source_path << " (" << snapshot.origin << ")\n";
   auto identities = set->identities();
   for (const auto& id : identities) {
-    if (!id.has_layer(differential::kCanonicalLayer))
+    if (!id.has_layer(core::kCanonicalLayer))
       std::cout << id.name
                 << ": no canonical layer: left out of the canonical checks (its cells say unsup)\n";
   }

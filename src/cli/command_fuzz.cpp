@@ -4,13 +4,16 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <optional>
 #include <regex>
+#include <sstream>
 #include <tuple>
 #include <utility>
 
 #include "baseline/classify.hpp"
+#include "baseline/run_story.hpp"
 #include "campaign/campaign.hpp"
 #include "canonical/canonical_validator.hpp"
 #include "cli/adapter_options.hpp"
@@ -22,6 +25,7 @@
 #include "report/writers.hpp"
 #include "run/finding_files.hpp"
 #include "run/layout.hpp"
+#include "run/run_events.hpp"
 #include "run/summary_file.hpp"
 #include "scenario/client_config.hpp"
 #include "scenario_campaign/contextual_campaign.hpp"
@@ -58,6 +62,7 @@ struct FuzzOptions {
   double contextual_share = 0.3;       ///< --contextual-share of --time for layer 3 beside other layers
   std::uint64_t scenario_batches = 2;  ///< --scenario-batches: layer-3 batches of a --runs run
   bool deterministic = false;
+  bool verbose = false;  ///< --verbose: the tables, reductions, batches and every bucket on the terminal too
   std::string baseline;  ///< --baseline: only buckets it does not know fail the run
   /// Adapter calls for reducing the run's findings at the end, in total (0: off). Unset: up to
   /// kReduceCallsPerBucket for each bucket, or 0 for a --deterministic or --shard run (whose folders
@@ -66,21 +71,24 @@ struct FuzzOptions {
 };
 
 /// The end of a run: minimize one finding per bucket that has no .min.json yet (src/reduce).
-void reduce_findings(const FuzzOptions& o, const schema::Ir& ir, differential::ImplementationSet& set,
+void reduce_findings(const FuzzOptions& o, const schema::Ir& ir, exec::ImplementationSet& set,
                      bool interrupted, std::optional<double> run_seconds) {
+  // Without --verbose the reduction is silent: the report shows each minimized witness and its size.
+  std::ostringstream quiet;
+  std::ostream& log = o.verbose ? std::cerr : quiet;
   const bool merged_later = o.deterministic || !o.shard.empty();
   // Unset, the budget is per bucket (a fixed total spread over hundreds of buckets left each about
   // 40 calls, too few to minimize anything); the time cap below bounds the whole.
   const std::size_t budget = o.reduce_budget.value_or(merged_later ? 0 : kUnlimitedCalls);
   if (budget == 0) {
     if (merged_later && !o.reduce_budget)
-      std::cerr << "findings not reduced (a --deterministic or --shard run): after crosscheck merge, "
-                   "crosscheck reduce MERGED_FOLDER does it\n";
+      log << "findings not reduced (a --deterministic or --shard run): after crosscheck merge, "
+             "crosscheck reduce MERGED_FOLDER does it\n";
     return;
   }
   if (interrupted) {
-    std::cerr << "findings were not reduced (the run was interrupted): crosscheck reduce FINDING does one, "
-                 "or run the same command again to resume, and reduce at its end\n";
+    log << "findings were not reduced (the run was interrupted): crosscheck reduce FINDING does one, "
+           "or run the same command again to resume, and reduce at its end\n";
     return;
   }
   reduce::RunReduceOptions r;
@@ -89,22 +97,21 @@ void reduce_findings(const FuzzOptions& o, const schema::Ir& ir, differential::I
   // The run's own time budget was the user's: reduction adds at most a tenth of it (at least 10 s).
   r.max_seconds = std::max(10.0, run_seconds.value_or(600) / 10);
   r.base.oracle = &ir;
-  r.base.should_stop = [] { return differential::stop_requested(); };
-  auto done = reduce::reduce_run_folder(o.out, set, r, std::cerr);
+  r.base.should_stop = [] { return exec::stop_requested(); };
+  auto done = reduce::reduce_run_folder(o.out, set, r, log);
   // Layer-3 rows cost a client run per step (a second or more on the Python client): not in the run's
   // own time, but one command away.
   if (std::filesystem::exists(std::filesystem::path(o.out) / run::kRuleCoverageFile))
-    std::cerr << "layer-3 findings are not reduced at the end of a run: crosscheck reduce " << o.out
-              << " reduces them on their clients\n";
+    log << "layer-3 findings are not reduced at the end of a run: crosscheck reduce " << o.out
+        << " reduces them on their clients\n";
   if (done.reduced.empty() && done.skipped.empty() && done.buckets_left == 0) return;
-  std::cerr << "reduction: " << done.reduced.size() << " finding(s) minimized in " << done.calls << " calls ("
-            << (o.reduce_budget ? "of " + std::to_string(budget) + ", --reduce-budget"
-                                : "up to " + std::to_string(kReduceCallsPerBucket) + " per bucket")
-            << ", at most " << static_cast<long>(r.max_seconds) << " s)\n";
-  for (const auto& s : done.skipped) std::cerr << "  not reduced: " << s << "\n";
-  if (done.buckets_left || differential::stop_requested())
-    std::cerr
-        << "  " << (done.buckets_left ? std::to_string(done.buckets_left) + " bucket(s) left: " : "")
+  log << "reduction: " << done.reduced.size() << " finding(s) minimized in " << done.calls << " calls ("
+      << (o.reduce_budget ? "of " + std::to_string(budget) + ", --reduce-budget"
+                          : "up to " + std::to_string(kReduceCallsPerBucket) + " per bucket")
+      << ", at most " << static_cast<long>(r.max_seconds) << " s)\n";
+  for (const auto& s : done.skipped) log << "  not reduced: " << s << "\n";
+  if (done.buckets_left || exec::stop_requested())
+    log << "  " << (done.buckets_left ? std::to_string(done.buckets_left) + " bucket(s) left: " : "")
         << "crosscheck reduce FINDING (or a larger --reduce-budget on a resumed run) can finish the job\n";
 }
 
@@ -123,14 +130,14 @@ std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text) {
 
 /// What --layers chose: layers 1 and 2 (the adapters' campaign) and layer 3 (the clients').
 struct LayerChoice {
-  differential::Layers layers;
+  core::Layers layers;
   bool contextual = false;
 };
 
 /// --layers: a comma-separated list of layer names; Fatal (exit 2) naming the known ones otherwise.
 LayerChoice parse_layers(const std::string& text) {
-  const std::string known = std::string(differential::kStructuralLayer) + ", " +
-                            differential::kCanonicalLayer + ", " + run::kContextualLayer;
+  const std::string known =
+      std::string(core::kStructuralLayer) + ", " + core::kCanonicalLayer + ", " + run::kContextualLayer;
   LayerChoice choice;
   choice.layers.structural = false;
   std::size_t start = 0;
@@ -138,9 +145,9 @@ LayerChoice parse_layers(const std::string& text) {
     std::size_t comma = text.find(',', start);
     if (comma == std::string::npos) comma = text.size();
     const std::string name = text.substr(start, comma - start);
-    if (name == differential::kStructuralLayer) {
+    if (name == core::kStructuralLayer) {
       choice.layers.structural = true;
-    } else if (name == differential::kCanonicalLayer) {
+    } else if (name == core::kCanonicalLayer) {
       choice.layers.canonical = true;
     } else if (name == run::kContextualLayer) {
       choice.contextual = true;
@@ -155,8 +162,8 @@ LayerChoice parse_layers(const std::string& text) {
 /// The layer-3 clients: --clients, or the clients of the SDKs whose adapters run (python/direct
 /// counts as python). When none is available: Fatal exit 2 naming who supports layer 3 if the user
 /// asked for the layer, else a note and none.
-std::vector<scenario::ClientSpec> contextual_clients(const FuzzOptions& o,
-                                                     const differential::ImplementationSet& set, bool asked) {
+std::vector<scenario::ClientSpec> contextual_clients(const FuzzOptions& o, const exec::ImplementationSet& set,
+                                                     bool asked) {
   if (!o.clients.empty())
     return pick_clients(o.client_config, client_names(o.clients), false);  // each must run
   const std::string path = o.client_config.empty() ? scenario::default_client_config_path() : o.client_config;
@@ -184,26 +191,25 @@ std::vector<scenario::ClientSpec> contextual_clients(const FuzzOptions& o,
 }
 
 /// Unset --layers: every layer some implementation of the run lists in its hello.
-differential::Layers layers_of(const differential::ImplementationSet& set) {
-  differential::Layers layers;
+core::Layers layers_of(const exec::ImplementationSet& set) {
+  core::Layers layers;
   for (const auto& id : set.identities())
-    layers.canonical = layers.canonical || id.has_layer(differential::kCanonicalLayer);
+    layers.canonical = layers.canonical || id.has_layer(core::kCanonicalLayer);
   return layers;
 }
 
-std::string describe_layers(const differential::Layers& layers) {
-  std::string out = layers.structural ? differential::kStructuralLayer : "";
-  if (layers.canonical) out += (out.empty() ? "" : ",") + std::string(differential::kCanonicalLayer);
-  return out;
-}
-
 /// Layer 3 after the adapters' campaign, in the same folder: its findings through src/run, its
-/// counts added to summary.json (its one writer), its rule coverage beside it.
-void fuzz_contextual(const FuzzOptions& o, const campaign::CampaignOptions& c, const schema::Ir& ir,
-                     const std::vector<scenario::ClientSpec>& clients, std::optional<double> seconds) {
+/// progress and findings on the run's event log, its counts added to summary.json (its one writer),
+/// its rule coverage beside it.
+scenario_campaign::ContextualSummary fuzz_contextual(const FuzzOptions& o, const campaign::CampaignOptions& c,
+                                                     const schema::Ir& ir,
+                                                     const std::vector<scenario::ClientSpec>& clients,
+                                                     std::optional<double> seconds) {
   auto validator = canonical::CanonicalValidator::from_ir(ir);
   if (!validator.ok())
     throw Fatal("layer 3: the schema does not load as canonical schemas: " + validator.error().text());
+  run::RunEvents events(o.out, std::cerr);
+  events.open(0);  // goes on from the campaign's last line
   scenario_campaign::ContextualOptions l3;
   l3.seed = o.seed;
   l3.out = o.out;
@@ -218,7 +224,10 @@ void fuzz_contextual(const FuzzOptions& o, const campaign::CampaignOptions& c, c
   l3.shard_index = c.shard_index;
   l3.shard_count = c.shard_count;
   l3.deterministic = c.deterministic;
-  l3.should_stop = [] { return differential::stop_requested(); };
+  l3.should_stop = [] { return exec::stop_requested(); };
+  l3.events = &events;
+  using Progress = scenario_campaign::ContextualOptions::Progress;
+  l3.progress = o.verbose ? Progress::kEveryBatch : c.live ? Progress::kLive : Progress::kPeriodic;
   std::string names;
   for (const auto& client : clients) names += (names.empty() ? "" : ",") + client.name;
   std::cerr << "layer 3: generated scenarios on cpp," << names << " ("
@@ -227,17 +236,77 @@ void fuzz_contextual(const FuzzOptions& o, const campaign::CampaignOptions& c, c
             << " of " << l3.batch << " rows)\n";
   scenario_campaign::ContextualSummary done =
       scenario_campaign::run_contextual(validator.value(), l3, std::cerr);
-  std::cerr << "layer 3: " << done.rows << " rows in " << done.batches << " batches ("
-            << (done.seconds > 0 ? static_cast<long long>(done.rows / done.seconds) : 0) << "/s), "
-            << done.counts.divergent_inputs << " with findings in " << done.counts.bucket_roots.size()
-            << " buckets, " << done.novel_rows << " novel";
-  if (done.broken) std::cerr << ", " << done.broken << " crash/timeout/protocol results";
-  std::cerr << "; rule coverage " << static_cast<int>(done.coverage.percent()) << "% ("
-            << (std::filesystem::path(o.out) / "rule-coverage.json").string() << ")\n";
+  if (o.verbose) {
+    std::cerr << "layer 3: " << done.rows << " rows in " << done.batches << " batches ("
+              << (done.seconds > 0 ? static_cast<long long>(done.rows / done.seconds) : 0) << "/s), "
+              << done.counts.divergent_inputs << " with findings in " << done.counts.bucket_roots.size()
+              << " buckets, " << done.novel_rows << " novel";
+    if (done.broken) std::cerr << ", " << done.broken << " crash/timeout/protocol results";
+    std::cerr << "; rule coverage " << static_cast<int>(done.coverage.percent()) << "% ("
+              << (std::filesystem::path(o.out) / run::kRuleCoverageFile).string() << ")\n";
+  }
   run::Summary summary = run::read_summary(o.out).value_or(run::Summary{});
   scenario_campaign::add_to_summary(summary, done, clients);
   summary.findings = run::list_finding_files(std::filesystem::path(o.out) / run::kFindingsDir).size();
   run::write_summary(o.out, summary);
+  return done;
+}
+
+/// The event log's "end", after the run's last layer: the run's totals as summary.json now has them.
+void write_end_event(const FuzzOptions& o, const std::vector<std::string>& layers) {
+  run::RunEvents events(o.out, std::cerr);
+  events.open(0);
+  run::ProgressPoint totals = run::totals_of(run::read_summary(o.out).value_or(run::Summary{}));
+  totals.layers = layers;
+  events.end(totals, o.strict, exec::stop_requested());
+}
+
+/// The story's line of each layer: its inputs (summary.json's "layers") and a figure of its own.
+std::vector<baseline::StoryLayer> story_layers(
+    const std::vector<std::string>& layers, const run::Summary& summary,
+    const campaign::CampaignSummary& campaign,
+    const std::optional<scenario_campaign::ContextualSummary>& l3) {
+  std::vector<baseline::StoryLayer> out;
+  for (const auto& name : layers) {
+    baseline::StoryLayer layer{name, std::nullopt, "inputs", ""};
+    if (auto it = summary.layers.find(name); it != summary.layers.end()) layer.inputs = it->second.inputs;
+    auto percent = [](double x) {
+      std::ostringstream s;
+      s << std::fixed << std::setprecision(1) << x << "%";
+      return s.str();
+    };
+    if (name == core::kStructuralLayer) {
+      layer.note = "schema coverage " + percent(campaign.coverage_percent);
+    } else if (name == core::kCanonicalLayer && campaign.canonical_coverage_percent) {
+      layer.note = "canonical coverage " + percent(*campaign.canonical_coverage_percent);
+    } else if (name == run::kContextualLayer) {
+      layer.unit = "scenario rows";
+      if (l3) {
+        layer.note = "rule coverage " + percent(l3->coverage.percent());
+        if (l3->broken) layer.note += ", " + std::to_string(l3->broken) + " crash/timeout/protocol results";
+      }
+    }
+    out.push_back(std::move(layer));
+  }
+  return out;
+}
+
+/// What the verdict rests on that a person must know: roots never compared, implementations left out
+/// of a layer.
+std::vector<std::string> story_caveats(const run::Summary& summary) {
+  std::vector<std::string> out;
+  if (!summary.skewed_roots.empty()) {
+    std::string roots;
+    for (const auto& r : summary.skewed_roots) roots += (roots.empty() ? "" : ", ") + r;
+    out.push_back("skewed roots (the implementations' schemas differ, not compared): " + roots);
+  }
+  if (summary.canonical_left_out && !summary.canonical_left_out->empty()) {
+    std::string who;
+    for (const auto& [impl, why] : *summary.canonical_left_out)
+      who += (who.empty() ? "" : "; ") + impl + " (" + why + ")";
+    out.push_back("left out of the canonical layer: " + who);
+  }
+  return out;
 }
 
 int fuzz(const FuzzOptions& o) {
@@ -257,18 +326,21 @@ int fuzz(const FuzzOptions& o) {
   c.generation_share = o.generation_share;
   c.strict = o.strict;
   c.live = ::isatty(2);
+  c.detailed_log = o.verbose;
   std::optional<baseline::Baseline> known;
   if (!o.baseline.empty()) known = baseline::load_baseline(o.baseline);  // a bad file: exit 2 before fuzzing
   std::optional<LayerChoice> chosen;
   if (!o.layers.empty()) chosen = parse_layers(o.layers);  // a bad name: exit 2 before anything starts
   auto ir = load_ir_or_fail(o.adapters.schema);
-  differential::install_stop_handlers();
+  exec::install_stop_handlers();
   auto set = o.adapters.start();
   c.layers = chosen ? chosen->layers : layers_of(*set);
   // Layer 3 by default when a client of the running adapters is available.
   std::vector<scenario::ClientSpec> clients;
   if (!chosen || chosen->contextual) clients = contextual_clients(o, *set, chosen && chosen->contextual);
   const bool adapters_layers = c.layers.structural || c.layers.canonical;
+  // With layer 3 after it, the campaign leaves the event log's end to the end of the last layer.
+  c.end_event = clients.empty();
   // Layer 3 alone: the adapters' campaign runs no iteration but still lays out the folder (run.json,
   // state.json, summary.json) that layer 3 adds to.
   std::optional<double> contextual_seconds;
@@ -282,8 +354,12 @@ int fuzz(const FuzzOptions& o) {
   }
   for (const auto& n : set->names())
     c.adapters_fingerprint += (c.adapters_fingerprint.empty() ? "" : ",") + n;
-  std::string layer_names = describe_layers(c.layers);
-  if (!clients.empty()) layer_names += (layer_names.empty() ? "" : ",") + std::string(run::kContextualLayer);
+  std::vector<std::string> layers;
+  if (c.layers.structural) layers.push_back(core::kStructuralLayer);
+  if (c.layers.canonical) layers.push_back(core::kCanonicalLayer);
+  if (!clients.empty()) layers.push_back(run::kContextualLayer);
+  std::string layer_names;
+  for (const auto& l : layers) layer_names += (layer_names.empty() ? "" : ",") + l;
   std::cerr << "fuzzing "
             << (c.roots.empty() ? std::string("every root") : std::to_string(c.roots.size()) + " roots")
             << " on " << c.adapters_fingerprint << " (seed " << c.seed << ", "
@@ -297,26 +373,41 @@ int fuzz(const FuzzOptions& o) {
   const auto started = std::chrono::steady_clock::now();
   // The set's own copy of the same schema: the generation step's in-process decodes are then the C++
   // reference's results (ImplementationSet::ReferenceDecode), not repeated on the sender thread.
-  campaign::run_campaign(set->default_ir(), *set, c, std::cerr);
-  if (!clients.empty() && !differential::stop_requested()) {
+  const campaign::CampaignSummary adapters_done =
+      campaign::run_campaign(set->default_ir(), *set, c, std::cerr);
+  std::optional<scenario_campaign::ContextualSummary> contextual_done;
+  if (!clients.empty() && !exec::stop_requested()) {
     // Layer 3 gets what the campaign left of the time (it may stop a little after its share).
     if (contextual_seconds) {
       const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       contextual_seconds = std::max(1.0, *contextual_seconds + c.seconds.value_or(0) - used);
     }
-    fuzz_contextual(o, c, ir, clients, contextual_seconds);
+    contextual_done = fuzz_contextual(o, c, ir, clients, contextual_seconds);
   }
-  const bool interrupted = differential::stop_requested();
+  if (!c.end_event) write_end_event(o, layers);
+  const bool interrupted = exec::stop_requested();
   if (interrupted)
     std::cerr << "interrupted: everything found so far is in " << c.out
               << "; run the same command to resume\n";
   reduce_findings(o, ir, *set, interrupted, c.seconds);
-  // The verdict (verdict/verdict.hpp) over every bucket in the folder, recorded as verdict.json.
-  int exit_code = known ? baseline::check_run_folder(*known, c.out, o.strict, std::cout)
-                        : baseline::judge_run_folder_without_baseline(c.out, o.strict, "fuzz").exit_code();
-  // Keep this last: the reports show what the steps above added (e.g. minimized findings).
-  report::write_run_reports(c.out, std::cerr);
-  return exit_code;
+  // The verdict (verdict/verdict.hpp) over every bucket in the folder, recorded as verdict.json (and
+  // baseline-check.json with a baseline).
+  const baseline::Classification judged = baseline::judge_run_folder(
+      known ? &*known : nullptr, c.out, o.strict, known ? "baseline check" : "fuzz");
+  // After the steps above: the reports show what they added (e.g. minimized findings).
+  baseline::Story story;
+  story.run_dir = c.out;
+  story.baseline = known ? &*known : nullptr;
+  story.strict = o.strict;
+  story.verbose = o.verbose;
+  story.report_files = report::write_run_reports(c.out, std::cerr);
+  const run::Summary summary = run::read_summary(c.out).value_or(run::Summary{});
+  story.layers = story_layers(layers, summary, adapters_done, contextual_done);
+  story.caveats = story_caveats(summary);
+  // The story ends the run's output: the verdict first, what is new and failing, where to look.
+  std::cerr << std::flush;
+  baseline::print_run_story(std::cout, judged, story);
+  return judged.verdict(o.strict, known ? std::optional(known->path) : std::nullopt).exit_code();
 }
 
 const Registration kFuzz{CommandSpec{
@@ -390,6 +481,11 @@ const Registration kFuzz{CommandSpec{
           "At the end, minimize one finding per bucket (<name>.min.json) with at most this many "
           "adapter calls in total (default: up to 400 per bucket, contract buckets first; 0 for "
           "--deterministic and --shard runs), within a tenth of --time (at least 10 s); 0 turns it off");
+      sub.add_flag(
+          "--verbose", o->verbose,
+          "Also print the summary's tables (per layer, class, root, implementation), the throughput, "
+          "each reduction and layer-3 batch, and every implementation-defined and known bucket "
+          "(the report has them either way)");
       sub.add_flag("--deterministic", o->deterministic,
                    "No corpus feedback, every input sent: findings depend on the seed and iterations alone, "
                    "so merged shards equal one run (docs/ci.md)");

@@ -29,11 +29,11 @@ namespace {
 using matrix::MatrixCase;
 
 /// Does one implementation meet the case? Empty when it does, else why not.
-std::string check(const MatrixCase& c, const differential::ImplResult& r, bool reports_warnings) {
-  using differential::Outcome;
+std::string check(const MatrixCase& c, const core::ImplResult& r, bool reports_warnings) {
+  using core::Outcome;
   if (r.outcome == Outcome::kUnsupported) return "";  // skew: counted apart
   if (r.outcome != Outcome::kAccepted && r.outcome != Outcome::kRejected) {
-    return std::string(differential::outcome_name(r.outcome)) + (r.message ? ": " + *r.message : "");
+    return std::string(core::outcome_name(r.outcome)) + (r.message ? ": " + *r.message : "");
   }
   bool accepted = r.outcome == Outcome::kAccepted;
   bool warning = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
@@ -69,7 +69,7 @@ int matrix_run(const AdapterOptions& adapters, const std::string& path, const st
   std::set<std::string> ids;
   for (const auto& c : cases) ids.insert(c.id);
   auto set = adapters.start();
-  std::vector<differential::DecodeRequest> batch;
+  std::vector<exec::DecodeRequest> batch;
   for (const auto& c : cases) batch.push_back({c.root, c.text});
   auto results = set->run(batch);
   auto names = set->names();
@@ -85,7 +85,7 @@ int matrix_run(const AdapterOptions& adapters, const std::string& path, const st
     bool any_fail = false;
     for (std::size_t i = 0; i < names.size(); ++i) {
       const auto& r = results[k].results[i];
-      if (r.outcome == differential::Outcome::kUnsupported) {
+      if (r.outcome == core::Outcome::kUnsupported) {
         ++unsupported[i];
         cells.push_back("unsup");
         continue;

@@ -12,7 +12,9 @@
 #include "cli/command.hpp"
 #include "cli/scenario_support.hpp"
 #include "cli/schema_option.hpp"
-#include "differential/adapter_pool.hpp"
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
+#include "exec/adapter_pool.hpp"
 #include "reduce/reduce_files.hpp"
 #include "reduce/scenario_reducer.hpp"
 #include "run/finding_files.hpp"
@@ -96,7 +98,7 @@ class ClientRig {
     std::vector<std::optional<run::Finding>> out;
     for (const auto& row : rows) {
       scenario::RowResult ref = scenario::reference_result(*reference_, row);
-      scenario::ClientResults results{{differential::kReferenceImplementation, &ref}};
+      scenario::ClientResults results{{core::kReferenceImplementation, &ref}};
       for (std::size_t i = 0; i < clients_.size(); ++i)
         results.emplace_back(clients_[i].name, &answers[i][row.id]);
       out.push_back(scenario::row_finding(row, scenario::compare_row(row, results), results, context_));
@@ -116,7 +118,7 @@ class ClientRig {
     for (auto& runner : servers_runners_) answers.push_back(runner->run(ptrs, reference_admits));
     std::vector<std::optional<run::Finding>> out;
     for (const auto& row : rows) {
-      scenario::AdmissionResults results{{differential::kReferenceImplementation, &reference[row.id]}};
+      scenario::AdmissionResults results{{core::kReferenceImplementation, &reference[row.id]}};
       for (std::size_t i = 0; i < clients_.size(); ++i)
         results.emplace_back(clients_[i].name, &answers[i][row.id]);
       out.push_back(
@@ -141,7 +143,7 @@ reduce::ScenarioReduceOptions scenario_options(const ReduceCliOptions& o, const 
   options.budget = o.budget_given ? o.budget : kScenarioDefaultBudget;
   options.batch = o.batch_given ? o.batch : kScenarioDefaultBatch;
   options.validator = &rig.reference();
-  options.should_stop = [] { return differential::stop_requested(); };
+  options.should_stop = [] { return exec::stop_requested(); };
   if (o.verbose) options.log = &std::cerr;
   return options;
 }
@@ -153,7 +155,7 @@ int reduce_scenario_file(const ReduceCliOptions& o, const run::Finding& f) {
   auto target = reduce::target_bucket(o.finding, f, bucket);
   if (!target.ok()) throw Fatal(target.error());
   if (auto row = reduce::finding_row(o.finding, f); !row.ok()) throw Fatal(row.error());
-  differential::install_stop_handlers();
+  exec::install_stop_handlers();
   ClientRig rig(o, f);
   if (o.verbose) rig.keep();
   auto options = scenario_options(o, rig);
@@ -163,12 +165,12 @@ int reduce_scenario_file(const ReduceCliOptions& o, const run::Finding& f) {
   if (!r.ok()) throw Fatal(r.error());
   const reduce::ScenarioFileReduction& fr = r.value();
   const reduce::ScenarioReduceResult& res = fr.result;
-  const differential::Divergence* d = nullptr;
+  const core::Divergence* d = nullptr;
   for (const auto& x : res.finding->divergences) {
     if (x.bucket == fr.bucket) d = &x;
   }
   std::cout << "bucket " << fr.bucket;
-  if (d) std::cout << " (" << differential::class_name(d->cls) << "): " << d->detail;
+  if (d) std::cout << " (" << core::class_name(d->cls) << "): " << d->detail;
   std::cout << "\n"
             << "row:    " << fr.size_before << " -> " << reduce::row_size(res.input)
             << " bytes (canonical JSON; scenario reduction, id kept)\n"
@@ -188,7 +190,7 @@ int reduce_scenario_file(const ReduceCliOptions& o, const run::Finding& f) {
   }
   if (o.verbose) std::cout << "work:   " << rig.work() << "\n";
   std::cout << "replay: " << run::replay_command(fr.min_path) << "\n";
-  if (res.stopped && differential::stop_requested())
+  if (res.stopped && exec::stop_requested())
     std::cout << "interrupted: the row above is the smallest found so far; run the same command to go on\n";
   return kExitClean;
 }
@@ -215,11 +217,11 @@ void print_folder_summary(const Done& done, std::size_t budget, const char* unit
 
 int reduce_scenario_run(const ReduceCliOptions& o, const fs::path& findings) {
   if (!o.bucket.empty()) throw Fatal("--bucket goes with one finding file, not with a run folder");
-  differential::install_stop_handlers();
+  exec::install_stop_handlers();
   std::vector<std::unique_ptr<ClientRig>> rigs;  // alive until the folder is done
   reduce::ScenarioReduceOptions base;
   base.batch = o.batch_given ? o.batch : kScenarioDefaultBatch;
-  base.should_stop = [] { return differential::stop_requested(); };
+  base.should_stop = [] { return exec::stop_requested(); };
   if (o.verbose) base.log = &std::cerr;
   auto factory = [&](const run::Finding& f) -> reduce::ScenarioRig {
     rigs.push_back(std::make_unique<ClientRig>(o, f));
@@ -246,13 +248,13 @@ int reduce_run(const ReduceCliOptions& o) {
   }
   if (!o.bucket.empty()) throw Fatal("--bucket goes with one finding file, not with a run folder");
   auto ir = load_ir_or_fail(o.adapters.schema);
-  differential::install_stop_handlers();
+  exec::install_stop_handlers();
   auto set = o.adapters.start();
   reduce::RunReduceOptions r;
   r.total_budget = o.budget;
   r.base.batch = o.batch;
   r.base.oracle = &ir;
-  r.base.should_stop = [] { return differential::stop_requested(); };
+  r.base.should_stop = [] { return exec::stop_requested(); };
   if (o.verbose) r.base.log = &std::cerr;
   auto done = reduce::reduce_run_folder(o.finding, *set, r, std::cout);
   print_folder_summary(done, o.budget, "calls");
@@ -271,24 +273,24 @@ int reduce_command(const ReduceCliOptions& o) {
   if (auto target = reduce::target_bucket(o.finding, loaded.value(), bucket); !target.ok())
     throw Fatal(target.error());
   auto ir = load_ir_or_fail(o.adapters.schema);
-  differential::install_stop_handlers();
+  exec::install_stop_handlers();
   auto set = o.adapters.start();
   reduce::ReduceOptions options;
   options.budget = o.budget;
   options.batch = o.batch;
   options.oracle = &ir;
-  options.should_stop = [] { return differential::stop_requested(); };
+  options.should_stop = [] { return exec::stop_requested(); };
   if (o.verbose) options.log = &std::cerr;
   auto r = reduce::reduce_finding_file(o.finding, bucket, *set, options);
   if (!r.ok()) throw Fatal(r.error());
   const reduce::FileReduction& fr = r.value();
   const reduce::ReduceResult& res = fr.result;
-  const differential::Divergence* d = nullptr;
+  const core::Divergence* d = nullptr;
   for (const auto& x : res.results.divergences) {
     if (x.bucket == fr.bucket) d = &x;
   }
   std::cout << "bucket " << fr.bucket;
-  if (d) std::cout << " (" << differential::class_name(d->cls) << "): " << d->detail;
+  if (d) std::cout << " (" << core::class_name(d->cls) << "): " << d->detail;
   std::cout << "\n"
             << "bytes:  " << fr.bytes_before << " -> " << res.input.size() << " (" << res.mode
             << " reduction)\n"
@@ -304,7 +306,7 @@ int reduce_command(const ReduceCliOptions& o) {
     std::cout << "note:   " << fr.note << "\n";
   }
   std::cout << "replay: " << run::replay_command(fr.min_path) << "\n";
-  if (res.stopped && differential::stop_requested())
+  if (res.stopped && exec::stop_requested())
     std::cout << "interrupted: the input above is the smallest found so far; run the same command to go on\n";
   return kExitClean;
 }

@@ -32,14 +32,14 @@ struct ScenarioOptions {
 };
 
 /// Prints which buckets came back and returns the exit code: 1 when one of them did.
-int judge(const std::string& path, const std::vector<differential::Divergence>& before_list,
-          const std::vector<differential::Divergence>& now) {
+int judge(const std::string& path, const std::vector<core::Divergence>& before_list,
+          const std::vector<core::Divergence>& now) {
   std::set<std::string> before, after;
   for (const auto& d : before_list) before.insert(d.bucket);
   for (const auto& d : now) after.insert(d.bucket);
   for (const auto& d : now) {
     std::cout << (before.count(d.bucket) ? "  same bucket " : "  NEW bucket  ") << d.bucket << " " << d.layer
-              << " " << differential::class_name(d.cls) << ": " << d.detail << "\n";
+              << " " << core::class_name(d.cls) << ": " << d.detail << "\n";
   }
   std::size_t kept = 0;
   for (const auto& b : before) {
@@ -92,7 +92,7 @@ int replay_scenario(const AdapterOptions& adapters, const ScenarioOptions& o, co
   const bool servers = c.mode == run::kScenarioServers;
   auto clients =
       pick_clients(o.client_config.empty() ? c.client_config : o.client_config, c.clients, servers);
-  std::vector<std::string> names{differential::kReferenceImplementation};
+  std::vector<std::string> names{core::kReferenceImplementation};
   for (const auto& x : clients) names.push_back(x.name);
   scenario::FindingContext context{c.file, c.clients, c.client_config, c.schema};
   ResultTable table(names);
@@ -108,7 +108,7 @@ int replay_scenario(const AdapterOptions& adapters, const ScenarioOptions& o, co
       scenario::AdmissionRunner runner(x, options);
       answers.push_back(runner.run({&row})[row.id]);
     }
-    scenario::AdmissionResults results{{differential::kReferenceImplementation, &ref}};
+    scenario::AdmissionResults results{{core::kReferenceImplementation, &ref}};
     std::vector<std::string> cells{ref.status};
     for (std::size_t i = 0; i < clients.size(); ++i) {
       results.emplace_back(clients[i].name, &answers[i]);
@@ -128,7 +128,7 @@ int replay_scenario(const AdapterOptions& adapters, const ScenarioOptions& o, co
       scenario::ClientRunner runner(x, options);
       answers.push_back(runner.run({&row})[row.id]);
     }
-    scenario::ClientResults results{{differential::kReferenceImplementation, &ref}};
+    scenario::ClientResults results{{core::kReferenceImplementation, &ref}};
     std::vector<std::string> cells{ref.status};
     for (std::size_t i = 0; i < clients.size(); ++i) {
       results.emplace_back(clients[i].name, &answers[i]);
@@ -139,7 +139,7 @@ int replay_scenario(const AdapterOptions& adapters, const ScenarioOptions& o, co
     now = scenario::row_finding(row, differences, results, context);
   }
   table.print(std::cout);
-  return judge(path, f.divergences, now ? now->divergences : std::vector<differential::Divergence>{});
+  return judge(path, f.divergences, now ? now->divergences : std::vector<core::Divergence>{});
 }
 
 int replay(const AdapterOptions& adapters, const ScenarioOptions& scenario_options, const std::string& path) {

@@ -64,7 +64,7 @@ int run(const RunOptions& o) {
   if (!o.baseline.empty()) known = baseline::load_baseline(o.baseline);  // bad file: exit 2 before any work
   std::vector<baseline::Occurrence> seen;
   auto set = o.adapters.start();
-  std::vector<differential::DecodeRequest> batch;
+  std::vector<exec::DecodeRequest> batch;
   for (const auto& f : files) {
     std::string root = o.root;
     if (root.empty()) {
@@ -101,7 +101,7 @@ int run(const RunOptions& o) {
       std::cout << (!entries.empty()           ? "KNOWN "
                     : d.implementation_defined ? "IMPL-DEFINED "
                                                : "DIVERGENCE ")
-                << differential::class_name(d.cls) << " [" << d.bucket << "] " << files[i].string() << ": "
+                << core::class_name(d.cls) << " [" << d.bucket << "] " << files[i].string() << ": "
                 << d.detail << (entries.empty() ? "" : " (baseline: " + entries + ")")
                 << "\n    replay: " << f.replay << "\n";
     }

@@ -27,7 +27,7 @@
 #include "cli/result_table.hpp"
 #include "cli/scenario_support.hpp"
 #include "cli/schema_option.hpp"
-#include "differential/impl_result.hpp"
+#include "core/impl_result.hpp"
 #include "run/finding_file.hpp"
 #include "run/finding_files.hpp"
 #include "run/layout.hpp"
@@ -126,7 +126,7 @@ void admit(const Options& o, const scenario::ScenarioFile& file,
       continue;
     }
     const scenario::Admission& ref = reference_answers[row.id];
-    scenario::AdmissionResults results{{differential::kReferenceImplementation, &ref}};
+    scenario::AdmissionResults results{{core::kReferenceImplementation, &ref}};
     std::vector<std::string> cells{ref.status};
     for (const auto& c : sdks) {
       const scenario::Admission& a = answers[c.name][row.id];
@@ -207,7 +207,7 @@ int run(Options& o) {
       throw Fatal(std::string("the schema has no ") + document + " document");
   std::optional<canonical::CanonicalValidator> reference;
   reference.emplace(std::move(loaded.value()));
-  names.insert(names.begin(), differential::kReferenceImplementation);
+  names.insert(names.begin(), core::kReferenceImplementation);
 
   prepare_out(o);
   run::RunConfig config;
@@ -263,7 +263,7 @@ int run(Options& o) {
         std::cerr << "WARNING: client '" << c.name << "': " << note << "\n";
     }
     for (const scenario::Row* row : runnable)
-      results[differential::kReferenceImplementation][row->id] = scenario::reference_result(*reference, *row);
+      results[core::kReferenceImplementation][row->id] = scenario::reference_result(*reference, *row);
     std::string prefix = files.size() > 1 ? fs::path(file.path).filename().string() + ": " : "";
     for (const auto& row : file.rows) {
       if (auto s = skew.find(row.id); s != skew.end()) {

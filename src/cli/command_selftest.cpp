@@ -8,8 +8,8 @@
 #include "cli/command.hpp"
 #include "cli/duration.hpp"
 #include "cli/schema_option.hpp"
-#include "differential/adapter_config.hpp"
-#include "differential/adapter_pool.hpp"
+#include "exec/adapter_config.hpp"
+#include "exec/adapter_pool.hpp"
 #include "json/write.hpp"
 #include "reduce/reduce_files.hpp"
 #include "run/finding_file.hpp"
@@ -117,17 +117,17 @@ int selftest_main(const SelftestOptions& o) {
     s.reference = split_words(o.reference);
   }
   auto ir = std::make_shared<const schema::Ir>(load_ir_or_fail(o.schema));
-  differential::install_stop_handlers();
+  exec::install_stop_handlers();
   std::cerr << "crosscheck selftest -> " << s.out << "\n";
   // The finding in the expected class is reduced for its own bucket on the same two implementations.
   double reduce_seconds = parse_duration("--reduce-time", o.reduce_time);
   selftest::Reducer reducer = [reduce_seconds](const std::string& file, const std::string& bucket,
-                                               differential::ImplementationSet& set,
+                                               exec::ImplementationSet& set,
                                                const schema::Ir& ir) -> Result<std::size_t, std::string> {
     reduce::ReduceOptions ro;
     ro.oracle = &ir;
     ro.max_seconds = reduce_seconds;
-    ro.should_stop = [] { return differential::stop_requested(); };
+    ro.should_stop = [] { return exec::stop_requested(); };
     auto reduced = reduce::reduce_finding_file(file, bucket, set, ro);
     if (!reduced.ok()) return reduced.error();
     if (!reduced.value().result.reproduced) return std::string("the finding did not reproduce in its bucket");

@@ -4,7 +4,7 @@
 //
 // Per-request cost (docs/benchmarks.md, bench_adapters): the decode itself is a few microseconds, so
 // a JSON tree of each request (with its base64 member copied into it) and of each answer cost as much
-// again. Lines in the exact layout differential/protocol_codec writes (decode and validate requests,
+// again. Lines in the exact layout exec/protocol_codec writes (decode and validate requests,
 // and batches of them) are therefore read in place, without a tree (RequestLayout); every other line
 // goes through the lossless parser as before. Every answer is written as text into one buffer per
 // line, with the same bytes json::write gave for the trees it replaces.
@@ -24,8 +24,9 @@
 
 #include "cli/command.hpp"
 #include "cli/schema_option.hpp"
+#include "core/impl_result.hpp"
 #include "decoder/decoder.hpp"
-#include "differential/reference_validation.hpp"
+#include "exec/reference_validation.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "util/base64.hpp"
@@ -164,18 +165,18 @@ void append_verdict(std::string& out, std::string_view id, const char* outcome,
   out += '}';
 }
 
-// The validate op (layer 2): the reference's verdict through differential::validate_reference.
+// The validate op (layer 2): the reference's verdict through exec::validate_reference.
 void append_validate(std::string& out, const schema::Ir& ir, std::string_view id, std::string_view document,
                      std::string_view input) {
   auto bytes = base64_decode(input);
   if (!bytes) return append_verdict(out, id, "error", {}, {}, std::string("invalid base64"));
-  differential::ValidateResult r = differential::validate_reference(ir, document, *bytes);
-  append_verdict(out, id, differential::verdict_name(r.verdict), r.error_paths, r.error_keywords, r.message);
+  core::ValidateResult r = exec::validate_reference(ir, document, *bytes);
+  append_verdict(out, id, core::verdict_name(r.verdict), r.error_paths, r.error_keywords, r.message);
 }
 
 // ---- requests in protocol_codec's layout, read in place --------------------------------------
 
-// The request lines differential::protocol writes, byte for byte:
+// The request lines exec::protocol writes, byte for byte:
 //   {"op":"decode","id":N,"root":"R","input":"B"}   {"op":"validate","id":N,"document":"D","input":"B"}
 //   {"op":"batch","id":N,"requests":[E,E,...]}       (E: one of the two above)
 // with N a JSON integer literal without sign, and R, D, B strings of printable ASCII without
@@ -293,7 +294,7 @@ Value hello_answer(const schema::Ir& ir, bool echo_input) {
   for (const auto& r : ir.roots) roots.push(Value::string(r.snake_name));
   a.add("roots", std::move(roots));
   Value layers = Value::array();
-  for (const auto& l : differential::reference_layers()) {
+  for (const auto& l : exec::reference_layers()) {
     if (!echo_input || l == "structural") layers.push(Value::string(l));
   }
   a.add("layers", std::move(layers));

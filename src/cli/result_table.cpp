@@ -6,8 +6,8 @@
 
 namespace crosscheck::cli {
 
-std::string outcome_cell(const differential::ImplResult& r) {
-  using differential::Outcome;
+std::string outcome_cell(const core::ImplResult& r) {
+  using core::Outcome;
   switch (r.outcome) {
     case Outcome::kAccepted: {
       bool warn = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
@@ -30,8 +30,7 @@ std::string outcome_cell(const differential::ImplResult& r) {
   return "?";
 }
 
-void ResultTable::add_row(std::string label, const differential::PayloadResults& results,
-                          std::string verdict) {
+void ResultTable::add_row(std::string label, const core::PayloadResults& results, std::string verdict) {
   std::vector<std::string> cells;
   for (const auto& r : results.results) cells.push_back(outcome_cell(r));
   if (verdict.empty()) {

@@ -5,19 +5,20 @@
 #include <string>
 #include <vector>
 
-#include "differential/implementation_set.hpp"
+#include "core/impl_result.hpp"
+#include "core/payload_results.hpp"
 
 namespace crosscheck::cli {
 
 /// Short cell text: "ok", "ok+w" (accepted with a warning), "rej", "unsup", "ERR", "CRASH", "TIMEOUT",
 /// "PROTO".
-std::string outcome_cell(const differential::ImplResult& r);
+std::string outcome_cell(const core::ImplResult& r);
 
 class ResultTable {
  public:
   explicit ResultTable(std::vector<std::string> implementations)
       : implementations_(std::move(implementations)) {}
-  void add_row(std::string label, const differential::PayloadResults& results, std::string verdict = "");
+  void add_row(std::string label, const core::PayloadResults& results, std::string verdict = "");
   void add_row(std::string label, std::vector<std::string> cells, std::string verdict);
   void print(std::ostream& out) const;
 

@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "cli/command.hpp"
-#include "differential/impl_result.hpp"
+#include "core/impl_result.hpp"
 
 namespace crosscheck::cli {
 
@@ -14,7 +14,7 @@ std::vector<std::string> client_names(const std::string& text) {
   for (std::size_t start = 0; start < text.size();) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
     std::string name = text.substr(start, comma - start);
-    if (!name.empty() && name != differential::kReferenceImplementation) names.push_back(std::move(name));
+    if (!name.empty() && name != core::kReferenceImplementation) names.push_back(std::move(name));
     start = comma + 1;
   }
   return names;

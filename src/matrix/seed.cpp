@@ -3,11 +3,13 @@
 
 #include <algorithm>
 
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
 #include "decoder/decoder.hpp"
-#include "differential/comparator.hpp"
 #include "json/parse.hpp"
 #include "json/splice.hpp"
 #include "json/write.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "schema/sha256.hpp"
 #include "util/result.hpp"
 #include "verdict/blame.hpp"
@@ -24,10 +26,10 @@ const char* const kSeedContract =
 
 namespace {
 
-std::string answer_of(const differential::ImplResult& r) {
-  using differential::Outcome;
+std::string answer_of(const core::ImplResult& r) {
+  using core::Outcome;
   bool warn = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
-                          [](const differential::Diag& d) { return d.severity == "warning"; });
+                          [](const core::Diag& d) { return d.severity == "warning"; });
   if (r.outcome == Outcome::kAccepted) return warn ? "accepted with a warning" : "accepted without a warning";
   if (r.outcome == Outcome::kRejected) {
     for (const auto& d : r.diagnostics) {
@@ -35,11 +37,11 @@ std::string answer_of(const differential::ImplResult& r) {
     }
     return "rejected";
   }
-  return std::string(differential::outcome_name(r.outcome)) + (r.message ? ": " + *r.message : "");
+  return std::string(core::outcome_name(r.outcome)) + (r.message ? ": " + *r.message : "");
 }
 
 std::vector<Disagreement> disagreements(const run::Finding& f, bool accepted, bool warning) {
-  using differential::Outcome;
+  using core::Outcome;
   std::vector<Disagreement> out;
   for (const auto& r : f.results) {
     if (verdict::is_reference(r.implementation) || r.outcome == Outcome::kUnsupported) continue;
@@ -47,7 +49,7 @@ std::vector<Disagreement> disagreements(const run::Finding& f, bool accepted, bo
     if (r.outcome == Outcome::kAccepted || r.outcome == Outcome::kRejected) {
       bool acc = r.outcome == Outcome::kAccepted;
       bool warn = acc && std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
-                                     [](const differential::Diag& d) { return d.severity == "warning"; });
+                                     [](const core::Diag& d) { return d.severity == "warning"; });
       agree = acc == accepted && warn == warning;
     }
     if (!agree) out.push_back({r.implementation, answer_of(r)});
@@ -60,12 +62,12 @@ std::vector<Disagreement> disagreements(const run::Finding& f, bool accepted, bo
 /// Why a finding cannot become a case, or "" when it can.
 std::string unsuitable(const run::Finding& f, const schema::Ir& ir) {
   if (!json::parse(f.input).ok()) return "input is not strict JSON in UTF-8";
-  auto traits = differential::analyse_input(f.input);
+  auto traits = layers::structural::analyse_input(f.input);
   if (traits.duplicate_keys) return "input has duplicate keys";
   if (traits.lone_surrogate) return "input has a lone surrogate";
   if (traits.deep_nesting) return "input nests deeper than 100";
   if (std::all_of(f.divergences.begin(), f.divergences.end(),
-                  [](const differential::Divergence& d) { return d.implementation_defined; }))
+                  [](const core::Divergence& d) { return d.implementation_defined; }))
     return "implementation-defined divergences only";
   if (!ir.find_root(f.root)) return "root unknown to the schema";
   return "";

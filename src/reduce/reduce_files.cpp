@@ -7,8 +7,10 @@
 #include <map>
 #include <set>
 
-#include "differential/comparator.hpp"
+#include "core/divergence.hpp"
+#include "exec/implementation_set.hpp"
 #include "json/write.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "run/event_log.hpp"
 #include "run/finding_files.hpp"
 #include "run/layout.hpp"
@@ -41,7 +43,7 @@ run::Finding minimized(const run::Finding& original, const std::string& path, co
   m.results = r.results.results;
   m.document = r.results.document;
   m.validations = r.results.validations;
-  m.traits = differential::analyse_input(r.input).names();
+  m.traits = layers::structural::analyse_input(r.input).names();
   m.seed = original.seed;
   m.source = original.source;
   m.replay = run::replay_command(min_path);
@@ -58,8 +60,7 @@ run::Finding minimized(const run::Finding& original, const std::string& path, co
 
 /// Reduces an already loaded finding and writes its .min.json; the error names the file.
 Result<FileReduction, std::string> reduce_loaded(const std::string& path, const run::Finding& f,
-                                                 const std::string& bucket,
-                                                 differential::ImplementationSet& set,
+                                                 const std::string& bucket, exec::ImplementationSet& set,
                                                  const ReduceOptions& options) {
   FileReduction out;
   out.finding_path = path;
@@ -121,7 +122,7 @@ Result<Target, std::string> target_bucket(const std::string& path, const run::Fi
   std::string have;
   for (const auto& d : f.divergences) {
     if (d.bucket == *bucket) return Target{d.bucket};
-    have += (have.empty() ? "" : ", ") + d.bucket + " (" + differential::class_name(d.cls) + ")";
+    have += (have.empty() ? "" : ", ") + d.bucket + " (" + core::class_name(d.cls) + ")";
   }
   return path + ": field 'divergences': no divergence in bucket " + *bucket +
          (have.empty() ? std::string(" (the finding has none)") : "; its buckets: " + have);
@@ -129,7 +130,7 @@ Result<Target, std::string> target_bucket(const std::string& path, const run::Fi
 
 Result<FileReduction, std::string> reduce_finding_file(const std::string& path,
                                                        const std::optional<std::string>& bucket,
-                                                       differential::ImplementationSet& set,
+                                                       exec::ImplementationSet& set,
                                                        const ReduceOptions& options) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return path + ": no such finding file";
@@ -141,7 +142,7 @@ Result<FileReduction, std::string> reduce_finding_file(const std::string& path,
   return reduce_loaded(path, f, target.value().bucket, set, options);
 }
 
-RunReduction reduce_run_folder(const std::string& run_dir, differential::ImplementationSet& set,
+RunReduction reduce_run_folder(const std::string& run_dir, exec::ImplementationSet& set,
                                const RunReduceOptions& options, std::ostream& log) {
   RunReduction out;
   fs::path dir = fs::path(run_dir) / run::kFindingsDir;
@@ -174,7 +175,7 @@ RunReduction reduce_run_folder(const std::string& run_dir, differential::Impleme
   }
   // Per bucket: its smallest finding that has no .min.json yet.
   std::map<std::string, const Entry*> pick;
-  std::map<std::string, differential::DivergenceClass> cls;
+  std::map<std::string, core::DivergenceClass> cls;
   std::set<std::string> contract;  // buckets of contract divergences
   for (const auto& e : originals) {
     if (has_min.count(e.path)) continue;
@@ -210,7 +211,7 @@ RunReduction reduce_run_folder(const std::string& run_dir, differential::Impleme
                             bucket + " " + entry->path + "` to write one for this bucket");
       continue;
     }
-    if (!options.include_timeouts && cls[bucket] == differential::DivergenceClass::kTimeout) {
+    if (!options.include_timeouts && cls[bucket] == core::DivergenceClass::kTimeout) {
       out.skipped.push_back(
           "bucket " + bucket + " (" + name +
           "): a timeout (each candidate may cost a whole deadline); run `crosscheck reduce " + entry->path +

@@ -40,7 +40,7 @@ Result<Target, std::string> target_bucket(const std::string& path, const run::Fi
 /// finding does not have, and a bucket that no longer reproduces; nothing is written then.
 Result<FileReduction, std::string> reduce_finding_file(const std::string& path,
                                                        const std::optional<std::string>& bucket,
-                                                       differential::ImplementationSet& set,
+                                                       exec::ImplementationSet& set,
                                                        const ReduceOptions& options);
 
 struct RunReduceOptions {
@@ -63,7 +63,7 @@ struct RunReduction {
 /// smallest inputs). Findings that
 /// do not load, and minimized findings that cannot be written (a full disk), are skipped with a
 /// note, never fatal: the run's own findings matter more.
-RunReduction reduce_run_folder(const std::string& run_dir, differential::ImplementationSet& set,
+RunReduction reduce_run_folder(const std::string& run_dir, exec::ImplementationSet& set,
                                const RunReduceOptions& options, std::ostream& log);
 
 /// A payload for a terminal: printable ASCII as is, everything else escaped (\n, \t, \xNN).

@@ -32,8 +32,7 @@ json::ParseLimits tree_limits() {
   return limits;
 }
 
-const differential::Divergence* find_bucket(const differential::PayloadResults& r,
-                                            const std::string& bucket) {
+const core::Divergence* find_bucket(const core::PayloadResults& r, const std::string& bucket) {
   for (const auto& d : r.divergences) {
     if (d.bucket == bucket) return &d;
   }
@@ -42,10 +41,10 @@ const differential::Divergence* find_bucket(const differential::PayloadResults& 
 
 /// The outcome the signature's outcome tuple gives "cpp" ("...|cpp=accepted,rust=rejected|..."), when
 /// it is one the in-process decoder can give. Only then does cpp's answer decide membership.
-std::optional<differential::Outcome> cpp_outcome_in(const std::string& signature) {
-  for (auto outcome : {differential::Outcome::kAccepted, differential::Outcome::kRejected}) {
+std::optional<core::Outcome> cpp_outcome_in(const std::string& signature) {
+  for (auto outcome : {core::Outcome::kAccepted, core::Outcome::kRejected}) {
     const std::string token =
-        std::string(verdict::kReferenceImplementation) + "=" + differential::outcome_name(outcome);
+        std::string(verdict::kReferenceImplementation) + "=" + core::outcome_name(outcome);
     for (std::size_t at = signature.find(token); at != std::string::npos;
          at = signature.find(token, at + 1)) {
       bool starts = at == 0 || signature[at - 1] == ',' || signature[at - 1] == '|';
@@ -61,7 +60,7 @@ std::optional<differential::Outcome> cpp_outcome_in(const std::string& signature
 
 class Oracle {
  public:
-  Oracle(const run::Finding& finding, std::string bucket, differential::ImplementationSet& set,
+  Oracle(const run::Finding& finding, std::string bucket, exec::ImplementationSet& set,
          const ReduceOptions& options, ReduceResult& stats)
       : root_(finding.root),
         bucket_(std::move(bucket)),
@@ -80,7 +79,7 @@ class Oracle {
     auto results = set_.run({{root_, original}}, layers_);
     ++stats_.calls;
     stats_.results = results.front();
-    const differential::Divergence* d = find_bucket(results.front(), bucket_);
+    const core::Divergence* d = find_bucket(results.front(), bucket_);
     if (!d) return false;
     verdict_[original] = true;
     best_ = original;
@@ -166,7 +165,7 @@ class Oracle {
 
   const std::string& best() const { return best_; }
   std::size_t calls() const { return stats_.calls; }
-  const differential::PayloadResults& best_results() const { return best_results_; }
+  const core::PayloadResults& best_results() const { return best_results_; }
 
  private:
   std::size_t remaining() const {
@@ -175,13 +174,13 @@ class Oracle {
     return stats_.calls >= limit ? 0 : limit - stats_.calls;
   }
 
-  std::optional<differential::Outcome> in_process(const std::string& bytes) const {
+  std::optional<core::Outcome> in_process(const std::string& bytes) const {
     if (!decoder_) return std::nullopt;
-    return decoder_->decode(*oracle_root_, bytes).accepted ? differential::Outcome::kAccepted
-                                                           : differential::Outcome::kRejected;
+    return decoder_->decode(*oracle_root_, bytes).accepted ? core::Outcome::kAccepted
+                                                           : core::Outcome::kRejected;
   }
 
-  static std::optional<differential::Outcome> cpp_answer(const differential::PayloadResults& r) {
+  static std::optional<core::Outcome> cpp_answer(const core::PayloadResults& r) {
     for (const auto& x : r.results) {
       if (x.implementation == verdict::kReferenceImplementation) return x.outcome;
     }
@@ -198,7 +197,7 @@ class Oracle {
 
   std::vector<std::size_t> evaluate(const std::vector<std::pair<std::size_t, std::string>>& slice) {
     if (slice.empty()) return {};
-    std::vector<differential::DecodeRequest> batch;
+    std::vector<exec::DecodeRequest> batch;
     for (const auto& [index, bytes] : slice) batch.push_back({root_, bytes});
     auto results = set_.run(batch, layers_);
     stats_.calls += batch.size();
@@ -230,20 +229,20 @@ class Oracle {
   }
 
   std::string root_, bucket_;
-  differential::Layers layers_;  // the layers that found the finding: a layer-2 bucket needs both
-  differential::ImplementationSet& set_;
+  core::Layers layers_;  // the layers that found the finding: a layer-2 bucket needs both
+  exec::ImplementationSet& set_;
   const ReduceOptions& options_;
   ReduceResult& stats_;
   std::optional<Clock::time_point> deadline_;
   std::optional<std::size_t> cap_;
   std::unordered_map<std::string, bool> verdict_;
-  std::unordered_map<std::string, differential::Outcome> screened_outcome_;
+  std::unordered_map<std::string, core::Outcome> screened_outcome_;
   std::string best_;
-  differential::PayloadResults best_results_;
+  core::PayloadResults best_results_;
   bool screening_ = false;
   std::unique_ptr<decoder::Decoder> decoder_;
   const schema::Root* oracle_root_ = nullptr;
-  differential::Outcome expected_ = differential::Outcome::kAccepted;
+  core::Outcome expected_ = core::Outcome::kAccepted;
 };
 
 // --- ddmin over units, batched -----------------------------------------------------------------------
@@ -631,8 +630,8 @@ std::optional<std::string> default_bucket(const run::Finding& finding) {
   return std::nullopt;
 }
 
-ReduceResult reduce(const run::Finding& finding, const std::string& bucket,
-                    differential::ImplementationSet& set, const ReduceOptions& options) {
+ReduceResult reduce(const run::Finding& finding, const std::string& bucket, exec::ImplementationSet& set,
+                    const ReduceOptions& options) {
   ReduceResult result;
   result.input = finding.input;
   Oracle oracle(finding, bucket, set, options, result);

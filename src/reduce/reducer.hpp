@@ -21,7 +21,8 @@
 #include <ostream>
 #include <string>
 
-#include "differential/implementation_set.hpp"
+#include "core/payload_results.hpp"
+#include "exec/implementation_set.hpp"
 #include "run/finding_file.hpp"
 #include "schema/ir.hpp"
 
@@ -49,13 +50,13 @@ struct ReduceResult {
   bool budget_exhausted = false;
   bool stopped = false;  ///< the time limit or should_stop ended it early
   bool oracle_used = false;
-  differential::PayloadResults results;  ///< of `input` (of the original when !reproduced)
+  core::PayloadResults results;  ///< of `input` (of the original when !reproduced)
 };
 
 /// Reduces `finding.input` for `bucket`. Never throws for adapter trouble: a crashing or hanging
 /// candidate is just one more answer to compare.
-ReduceResult reduce(const run::Finding& finding, const std::string& bucket,
-                    differential::ImplementationSet& set, const ReduceOptions& options = {});
+ReduceResult reduce(const run::Finding& finding, const std::string& bucket, exec::ImplementationSet& set,
+                    const ReduceOptions& options = {});
 
 /// The bucket `reduce` targets when none is given: the first contract divergence's, else the first's.
 std::optional<std::string> default_bucket(const run::Finding& finding);

@@ -517,7 +517,7 @@ ScenarioRunReduction reduce_scenario_run_folder(const std::string& findings_dir,
   for (const auto& e : originals) {
     for (const auto& d : e.finding.divergences) {
       if (covered.count(d.bucket)) continue;
-      if (d.cls == differential::DivergenceClass::kTimeout) timeouts.insert(d.bucket);
+      if (d.cls == core::DivergenceClass::kTimeout) timeouts.insert(d.bucket);
       if (!d.implementation_defined) contract.insert(d.bucket);
       auto& best = pick[d.bucket];
       if (!best || row_size(e.finding.input) < row_size(best->finding.input)) best = &e;

@@ -13,11 +13,12 @@
 
 #include "report/escape.hpp"
 #include "report/writers.hpp"
+#include "run/finding_file.hpp"
 
 namespace crosscheck::report {
 namespace {
 
-using differential::Outcome;
+using core::Outcome;
 
 /// Inline text (one line, escapes marked).
 std::string text(std::string_view s, std::size_t max = 0) {
@@ -80,9 +81,9 @@ svg text{font:11px system-ui,sans-serif;fill:#333}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1em;margin:.5em 0}dl.facts dt{color:#555}dl.facts dd{margin:0}
 )css";
 
-std::string outcome_cell(const differential::ImplResult& r) {
-  return "<span class=\"o-" + std::string(differential::outcome_name(r.outcome)) + "\">" +
-         text(outcome_text(r)) + "</span>";
+std::string outcome_cell(const core::ImplResult& r) {
+  return "<span class=\"o-" + std::string(core::outcome_name(r.outcome)) + "\">" + text(outcome_text(r)) +
+         "</span>";
 }
 
 // --- plot ---------------------------------------------------------------------------------------
@@ -92,6 +93,11 @@ struct Series {
   std::vector<std::pair<double, double>> points;  // (t, value)
 };
 struct Tick {
+  double t;
+  std::string colour, label;
+};
+/// A dashed line across a panel: the run was resumed, or moved on to another layer.
+struct Mark {
   double t;
   std::string colour, label;
 };
@@ -109,7 +115,7 @@ double nice_step(double range) {
 std::string num(double x) { return format_fixed(x, 1); }
 
 std::string svg_panel(const std::string& title, const std::vector<Series>& series, double t_max,
-                      const std::vector<double>& resumes, const std::vector<Tick>& ticks) {
+                      const std::vector<Mark>& marks, const std::vector<Tick>& ticks) {
   const double w = 900, h = 190, left = 64, right = 16, top = 26, bottom = 30;
   double y_max = 0;
   for (const auto& s : series) {
@@ -134,10 +140,11 @@ std::string svg_panel(const std::string& title, const std::vector<Series>& serie
          num(h - bottom) + "\" stroke=\"#f0f0f0\"/><text x=\"" + num(X(t)) + "\" y=\"" +
          num(h - bottom + 14) + "\" text-anchor=\"middle\">" + text(format_count(t)) + " s</text>\n";
   }
-  for (double r : resumes) {
-    s += "<line x1=\"" + num(X(r)) + "\" x2=\"" + num(X(r)) + "\" y1=\"" + num(top) + "\" y2=\"" +
-         num(h - bottom) + "\" stroke=\"#7e57c2\" stroke-dasharray=\"4 3\"/><text x=\"" + num(X(r) + 3) +
-         "\" y=\"" + num(top + 10) + "\" fill=\"#7e57c2\">resumed</text>\n";
+  for (const auto& m : marks) {
+    s += "<line x1=\"" + num(X(m.t)) + "\" x2=\"" + num(X(m.t)) + "\" y1=\"" + num(top) + "\" y2=\"" +
+         num(h - bottom) + "\" stroke=\"" + m.colour + "\" stroke-dasharray=\"4 3\"/><text x=\"" +
+         num(X(m.t) + 3) + "\" y=\"" + num(top + 10) + "\" fill=\"" + m.colour + "\">" + text(m.label) +
+         "</text>\n";
   }
   std::size_t drawn = 0;
   for (const auto& tick : ticks) {
@@ -185,14 +192,26 @@ std::string plot(const RunData& run) {
   Series in{"inputs/s (in process)", "#1565c0", {}}, sent{"inputs/s sent to adapters", "#2e7d32", {}};
   Series buckets{"buckets", "#c62828", {}}, files{"finding files", "#6d4c41", {}},
       divergent{"divergent inputs", "#f9a825", {}};
-  std::vector<double> resumes;
+  std::vector<Mark> marks;
   std::vector<Tick> ticks;
   double t_max = 0;
+  // Layer 3 runs after the adapters' layers: its first progress point (layers ["contextual"]) marks
+  // the move, drawn where the previous point ended the earlier layers.
+  bool in_layer3 = false;
+  double last_progress = 0;
   for (const auto& e : run.events.events) {
     if (!std::isfinite(e.t) || e.t < 0 || e.t > 1e9) continue;
     t_max = std::max(t_max, e.t);
     bool ok = true;
     if (e.name == "progress") {
+      bool layer3 = false;
+      if (const json::Value* layers = e.fields.find("layers"); layers && layers->is_array())
+        for (const auto& l : layers->items())
+          layer3 = layer3 || (l.is_string() && l.string_value() == run::kContextualLayer);
+      if (layer3 && !in_layer3)
+        marks.push_back({in.points.empty() ? e.t : last_progress, "#00897b", "layer 3"});
+      in_layer3 = layer3;
+      last_progress = e.t;
       double a = field(e.fields, "inputsPerSecond", ok), b = field(e.fields, "sentPerSecond", ok);
       double bk = field(e.fields, "buckets", ok), dv = field(e.fields, "divergentInputs", ok);
       bool has_files = true;
@@ -205,7 +224,8 @@ std::string plot(const RunData& run) {
       if (has_files) files.points.emplace_back(e.t, fl);
     } else if (e.name == "start") {
       const json::Value* r = e.fields.find("resumed");
-      if (r && r->is_bool() && r->as_bool()) resumes.push_back(e.t);
+      if (r && r->is_bool() && r->as_bool()) marks.push_back({e.t, "#7e57c2", "resumed"});
+      in_layer3 = false;  // a session starts with the adapters' layers
     } else if (e.name == "finding") {
       const json::Value* idef = e.fields.find("implementationDefined");
       const json::Value* fresh = e.fields.find("newBucket");
@@ -222,14 +242,16 @@ std::string plot(const RunData& run) {
   }
   t_max = std::max(t_max, 1.0);
   std::string s;
-  s += svg_panel("Inputs per second in process (generation and C++ decoder)", {in}, t_max, resumes, {});
-  s += svg_panel("Inputs per second sent to the adapters", {sent}, t_max, resumes, {});
-  s += svg_panel("Findings (cumulative)", {buckets, files}, t_max, resumes, ticks);
+  s += svg_panel("Inputs per second in process (generation and C++ decoder)", {in}, t_max, marks, {});
+  s += svg_panel("Inputs per second sent to the adapters", {sent}, t_max, marks, {});
+  s += svg_panel("Findings (cumulative)", {buckets, files}, t_max, marks, ticks);
   s += "<p class=\"caption\">Ticks on the axis: finding files as they were written (red: a new bucket of "
        "contract divergences, amber: a new implementation-defined bucket, grey: another file of a known "
-       "bucket; hover for the file). Dashed lines: the run was resumed. Rates are averages over the interval "
-       "since the previous point (every 2 s in the first two minutes, then every 10 s).</p>\n";
-  s += svg_panel("Divergent inputs (cumulative)", {divergent}, t_max, resumes, {});
+       "bucket; hover for the file), at every layer. Dashed lines: the run was resumed (violet), or moved on "
+       "to layer 3 (green), whose rates are generated scenario rows per second, each run on every SDK "
+       "client and the reference host. Rates are averages over the interval since the previous point (every "
+       "2 s in the first two minutes, then every 10 s; at layer 3, one point per batch of rows).</p>\n";
+  s += svg_panel("Divergent inputs (cumulative)", {divergent}, t_max, marks, {});
   return s;
 }
 
@@ -238,8 +260,8 @@ std::string plot(const RunData& run) {
 std::string counts_table(const RunData& run) {
   std::map<std::string, std::size_t> buckets_by_class, failing_by_class;
   for (const auto& b : run.buckets) {
-    ++buckets_by_class[differential::class_name(b.cls)];
-    if (run.fails(b)) ++failing_by_class[differential::class_name(b.cls)];
+    ++buckets_by_class[core::class_name(b.cls)];
+    if (run.fails(b)) ++failing_by_class[core::class_name(b.cls)];
   }
   auto by_class = summary_counts(run.totals().by_class);
   std::set<std::string> keys;
@@ -286,15 +308,31 @@ std::string matrix(const RunData& run) {
     for (const auto& [layer, n] : run.summary->by_layer) layers.insert(layer);
   }
   for (const auto& b : run.buckets) layers.insert(b.divergence.layer);
-  if (layers.empty()) layers.insert(differential::kStructuralLayer);
+  if (layers.empty()) layers.insert(core::kStructuralLayer);
   std::vector<std::string> layer_order;  // structural first, then canonical, then any other
-  for (const char* known : {differential::kStructuralLayer, differential::kCanonicalLayer}) {
+  for (const char* known : {core::kStructuralLayer, core::kCanonicalLayer}) {
     if (layers.erase(known)) layer_order.push_back(known);
   }
   layer_order.insert(layer_order.end(), layers.begin(), layers.end());
+  // The layers that ran on a root: summary.json's "layers" says where each ran (layer 3 only on
+  // intercept_response, layer 2 only on roots that are a schema document), and a bucket seen there
+  // shows it did. A summary without "layers" (an older crosscheck) does not say: every layer then.
+  const bool where_known = run.summary && !run.summary->layers.empty();
+  auto ran_on = [&](const std::string& layer, const std::string& root) {
+    if (!where_known) return true;
+    auto it = run.summary->layers.find(layer);
+    if (it != run.summary->layers.end() &&
+        std::find(it->second.roots.begin(), it->second.roots.end(), root) != it->second.roots.end())
+      return true;
+    return std::any_of(run.buckets.begin(), run.buckets.end(), [&](const Bucket& b) {
+      return b.divergence.layer == layer && std::find(b.roots.begin(), b.roots.end(), root) != b.roots.end();
+    });
+  };
   std::string s =
-      "<p class=\"legend\">Each cell: the buckets on that root and layer (structural: decoding; canonical: "
-      "JSON Schema validation, and layer-inconsistency) in which the implementation deviates: from "
+      "<p class=\"legend\">A root has a row for each layer that ran on it. Each cell: the buckets on that "
+      "root and layer (structural: decoding; canonical: JSON Schema validation, and layer-inconsistency; "
+      "contextual: generated scenarios through the SDKs' interop clients) in which the implementation "
+      "deviates: from "
       "the contract's reference, the C++ decoder <code>" +
       text(verdict::kReferenceImplementation) +
       "</code>, for a contract divergence (whatever the majority); from the majority for an "
@@ -309,9 +347,15 @@ std::string matrix(const RunData& run) {
   for (const auto& i : run.implementations) s += "<th>" + text(i) + "</th>";
   s += "</tr>\n";
   for (const auto& root : run.roots) {
-    for (const auto& layer : layer_order) {
+    std::vector<std::string> root_layers;
+    for (const auto& layer : layer_order)
+      if (ran_on(layer, root)) root_layers.push_back(layer);
+    // No layer ran on the root: one row without a layer, its cells "not fuzzed" (or why not).
+    const bool none_ran = root_layers.empty();
+    if (none_ran) root_layers.push_back("");
+    for (const auto& layer : root_layers) {
       s += "<tr><th class=\"root\">" + code(root) + (skewed.count(root) ? " <small>(skewed)</small>" : "") +
-           "</th><td class=\"layer\">" + text(layer) + "</td>";
+           "</th><td class=\"layer\">" + (none_ran ? std::string("\u2014") : text(layer)) + "</td>";
       for (const auto& impl : run.implementations) {
         auto row = run.skew.find(root);
         bool missing = false;
@@ -349,7 +393,7 @@ std::string matrix(const RunData& run) {
         } else if (skewed.count(root)) {
           cls = "cell-skew";
           label = "skewed";
-        } else if (fuzzed_known && !fuzzed.count(root)) {
+        } else if (none_ran || (fuzzed_known && !fuzzed.count(root))) {
           cls = "cell-unfuzzed";
           label = "not fuzzed";
         } else {
@@ -385,7 +429,7 @@ std::string bucket_section(const RunData& run, const Bucket& b, std::size_t numb
         : fails                        ? "fails the run"
         : b.known                      ? "known"
                                        : "implementation-defined") +
-       "</span>" + text(differential::class_name(b.cls)) + " \u00b7 bucket " + code(b.id) + "</h3>\n";
+       "</span>" + text(core::class_name(b.cls)) + " \u00b7 bucket " + code(b.id) + "</h3>\n";
   s += "<p>" + text(b.divergence.detail, 2000) + "</p>\n<p class=\"caption\">seen on " +
        std::to_string(b.roots.size()) + (b.roots.size() == 1 ? " root: " : " roots: ") + code_list(b.roots) +
        "<br>";
@@ -459,7 +503,7 @@ std::string findings_table(const RunData& run) {
       "class=\"num\">bytes</th><th>replay</th></tr>\n";
   for (const auto& f : run.findings) {
     std::set<std::string> classes;
-    for (const auto& d : f.original.divergences) classes.insert(differential::class_name(d.cls));
+    for (const auto& d : f.original.divergences) classes.insert(core::class_name(d.cls));
     std::string cls;
     for (const auto& c : classes) cls += (cls.empty() ? "" : ", ") + c;
     s += "<tr><td>" + code(f.name) + "</td><td>" + code(f.original.root) + "</td><td>" + text(cls) +

@@ -14,7 +14,7 @@ std::string case_body(const RunData& run, const Bucket& b) {
   const FindingFile& file = run.findings[b.shown];
   const run::Finding& f = b.finding(run.findings);
   std::string s;
-  s += "bucket " + b.id + " (" + differential::class_name(b.cls) + " on";
+  s += "bucket " + b.id + " (" + core::class_name(b.cls) + " on";
   for (const auto& r : b.roots) s += " " + r;
   s += "; the payload below is of " + b.root + ")\n";
   s += b.divergence.detail + "\n";
@@ -68,12 +68,12 @@ std::string junit_report(const RunData& run) {
         b.id + " on " + roots +
         (who.empty() ? "" : " (" + who + " deviates, by " + verdict::basis_name(b.blame.basis) + ")");
     cases += "    <testcase classname=\"" +
-             xml_attribute(std::string("crosscheck.") + differential::class_name(b.cls)) + "\" name=\"" +
+             xml_attribute(std::string("crosscheck.") + core::class_name(b.cls)) + "\" name=\"" +
              xml_attribute(name) + "\" time=\"0\">\n";
     std::string body = xml_text(case_body(run, b));
     if (run.fails(b)) {
       ++failures;
-      cases += "      <failure type=\"" + xml_attribute(differential::class_name(b.cls)) + "\" message=\"" +
+      cases += "      <failure type=\"" + xml_attribute(core::class_name(b.cls)) + "\" message=\"" +
                xml_attribute((run.baseline.empty() ? "" : "new, not in the baseline: ") +
                              display_line(b.divergence.detail, 500)) +
                "\">" + body + "</failure>\n";

@@ -52,8 +52,8 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
   // Per class, root and implementation: divergences over every input (summary.json) and buckets.
   std::map<std::string, std::size_t> buckets_by_class, failing_by_class, buckets_by_root, deviating_by_impl;
   for (const auto& b : run.buckets) {
-    ++buckets_by_class[differential::class_name(b.cls)];
-    if (run.fails(b)) ++failing_by_class[differential::class_name(b.cls)];
+    ++buckets_by_class[core::class_name(b.cls)];
+    if (run.fails(b)) ++failing_by_class[core::class_name(b.cls)];
     for (const auto& r : b.roots) ++buckets_by_root[r];
     for (const auto& i : b.blame.deviating) ++deviating_by_impl[i];
   }
@@ -107,7 +107,7 @@ std::string markdown_report(const RunData& run, const MarkdownOptions& options) 
       const Bucket& b = run.buckets[i];
       const FindingFile& file = run.findings[b.shown];
       const run::Finding& f = b.finding(run.findings);
-      md += "#### " + std::to_string(i + 1) + ". " + code(differential::class_name(b.cls)) + " (" +
+      md += "#### " + std::to_string(i + 1) + ". " + code(core::class_name(b.cls)) + " (" +
             b.divergence.layer + ") on " + list_code(b.roots) + ": " +
             (b.blame.deviating.empty() ? std::string("-") : list_code(b.blame.deviating)) + " deviates (" +
             code(verdict::basis_name(b.blame.basis)) + ") — " +

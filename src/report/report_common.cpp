@@ -33,15 +33,15 @@ std::string format_fixed(double x, int decimals) {
   return buf;
 }
 
-std::string outcome_text(const differential::ImplResult& r) {
-  std::string s = differential::outcome_name(r.outcome);
+std::string outcome_text(const core::ImplResult& r) {
+  std::string s = core::outcome_name(r.outcome);
   std::size_t warnings = 0;
   for (const auto& d : r.diagnostics) warnings += d.severity == "warning";
   if (warnings) s += " (" + std::to_string(warnings) + (warnings == 1 ? " warning)" : " warnings)");
   return s;
 }
 
-std::string diagnostics_text(const differential::ImplResult& r) {
+std::string diagnostics_text(const core::ImplResult& r) {
   std::string s;
   for (const auto& d : r.diagnostics) {
     s += (s.empty() ? "" : "; ") + d.code + " at " + (d.path.empty() ? "(root)" : d.path);
@@ -145,7 +145,7 @@ std::string buckets_jsonl(const RunData& run) {
     const FindingFile& shown = run.findings[b.shown];
     json::Value o = json::Value::object();
     o.add("bucket", json::Value::string(b.id));
-    o.add("class", json::Value::string(differential::class_name(b.cls)));
+    o.add("class", json::Value::string(core::class_name(b.cls)));
     o.add("layer", json::Value::string(b.divergence.layer));
     o.add("root", json::Value::string(b.root));
     o.add("roots", strings(b.roots));
@@ -192,19 +192,21 @@ std::vector<WrittenReport> write_reports(const RunData& run, const std::string& 
   return written;
 }
 
-void write_run_reports(const std::string& run_dir, std::ostream& log) {
+std::vector<std::string> write_run_reports(const std::string& run_dir, std::ostream& log) {
+  std::vector<std::string> paths;
   try {
     LoadOptions load;
     load.allow_partial = true;
     RunData run = load_run(run_dir, load);
-    auto written = write_reports(run, (std::filesystem::path(run_dir) / "report").string(), kAllFormats);
-    log << "reports:";
-    for (const auto& w : written) log << " " << w.path;
-    log << "\n";
+    for (const auto& w :
+         write_reports(run, (std::filesystem::path(run_dir) / "report").string(), kAllFormats))
+      paths.push_back(w.path);
   } catch (const std::exception& e) {
     log << "WARNING: the reports could not be written (" << e.what() << "); run `crosscheck report "
         << run_dir << "` to retry\n";
+    paths.clear();
   }
+  return paths;
 }
 
 }  // namespace crosscheck::report

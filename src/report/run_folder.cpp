@@ -24,7 +24,7 @@ namespace crosscheck::report {
 namespace {
 
 namespace fs = std::filesystem;
-using differential::DivergenceClass;
+using core::DivergenceClass;
 
 /// A finding file, refused (exit 2) naming it, the JSON Pointer and the expectation when it does not
 /// fit its schema or comes from another version.
@@ -288,8 +288,8 @@ RunData load_run(const std::string& dir, const LoadOptions& options) {
     bool fa = data.fails(a), fb = data.fails(b);
     if (fa != fb) return fa;
     if (a.known != b.known) return b.known;  // new implementation-defined before known
-    if (differential::class_rank(a.cls) != differential::class_rank(b.cls))
-      return differential::class_rank(a.cls) < differential::class_rank(b.cls);
+    if (core::class_rank(a.cls) != core::class_rank(b.cls))
+      return core::class_rank(a.cls) < core::class_rank(b.cls);
     if (a.files.size() != b.files.size()) return a.files.size() > b.files.size();
     return std::tie(a.roots, a.id) < std::tie(b.roots, b.id);
   });

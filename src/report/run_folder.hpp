@@ -37,7 +37,7 @@ struct FindingFile {
 /// One bucket seen in the run's finding files.
 struct Bucket {
   std::string id;
-  differential::DivergenceClass cls = differential::DivergenceClass::kAcceptance;
+  core::DivergenceClass cls = core::DivergenceClass::kAcceptance;
   std::string root;                ///< root of the shown payload
   std::vector<std::string> roots;  ///< roots of all its files, sorted (a bucket is one fault, on any root)
   std::string signature;
@@ -45,7 +45,7 @@ struct Bucket {
   std::vector<std::size_t> files;          ///< indices into RunData::findings
   std::size_t shown = 0;                   ///< the file whose payload is shown (the smallest)
   bool shown_minimized = false;            ///< the shown payload is that file's .min.json
-  differential::Divergence divergence;     ///< as recorded in the shown finding
+  core::Divergence divergence;             ///< as recorded in the shown finding
   verdict::Blame blame;                    ///< who deviates in the shown finding, and on what basis
   bool reference_wrong = false;            ///< a baseline entry covering it says the reference is wrong
   bool known = false;                      ///< every occurrence is covered by the baseline

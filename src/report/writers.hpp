@@ -36,17 +36,18 @@ struct WrittenReport {
 /// summary.md, buckets.jsonl.
 std::vector<WrittenReport> write_reports(const RunData& run, const std::string& out_dir, unsigned formats);
 
-/// The end of `crosscheck fuzz`: every report into RUN_DIR/report/ and their paths on `log`. Never
-/// throws: a report that cannot be written is a warning, the run's findings are already safe.
-void write_run_reports(const std::string& run_dir, std::ostream& log);
+/// The end of `crosscheck fuzz`: every report into RUN_DIR/report/; returns their paths (report.html
+/// first). Never throws: reports that cannot be written are a warning on `log` (and no paths), the
+/// run's findings are already safe.
+std::vector<std::string> write_run_reports(const std::string& run_dir, std::ostream& log);
 
 // Small shared helpers of the writers.
 std::string format_count(double n);  ///< "12345" -> "12,345"
 std::string format_fixed(double x, int decimals);
 /// "accepted", "rejected", "accepted (2 warnings)", ...
-std::string outcome_text(const differential::ImplResult& r);
+std::string outcome_text(const core::ImplResult& r);
 /// "unknown_enum at /kind; missing at /x" (display text, not yet escaped for a format).
-std::string diagnostics_text(const differential::ImplResult& r);
+std::string diagnostics_text(const core::ImplResult& r);
 /// Number of divergences per key of one of summary.json's tables (by class, root, implementation).
 std::map<std::string, double> summary_counts(const run::Counts& counts);
 /// Schema coverage of the run, from coverage.json (summary.json's coveragePercent when it is absent):

@@ -17,6 +17,7 @@
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "json/write.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "run/layout.hpp"
 #include "schema/sha256.hpp"
 #include "util/base64.hpp"
@@ -28,7 +29,7 @@ using json::Value;
 
 Value str(const std::string& s) { return Value::string(s); }
 
-Value diag_list(const std::vector<differential::Diag>& diags) {
+Value diag_list(const std::vector<core::Diag>& diags) {
   Value list = Value::array();
   for (const auto& d : diags) {
     Value o = Value::object();
@@ -63,10 +64,10 @@ std::vector<std::string> strings_of(const Value* a) {
   return out;
 }
 
-Value validation_to_json(const differential::ValidateResult& v) {
+Value validation_to_json(const core::ValidateResult& v) {
   Value x = Value::object();
   x.add("implementation", str(v.implementation));
-  x.add("verdict", str(differential::verdict_name(v.verdict)));
+  x.add("verdict", str(core::verdict_name(v.verdict)));
   Value errors = Value::array();
   for (std::size_t i = 0; i < v.error_paths.size(); ++i) {
     Value e = Value::object();
@@ -81,12 +82,12 @@ Value validation_to_json(const differential::ValidateResult& v) {
   return x;
 }
 
-std::optional<differential::ValidateResult> validation_from_json(const Value& x) {
-  differential::ValidateResult v;
+std::optional<core::ValidateResult> validation_from_json(const Value& x) {
+  core::ValidateResult v;
   v.implementation = string_member(x, "implementation").value_or("");
   auto verdict = string_member(x, "verdict");
   if (!verdict) return std::nullopt;
-  auto parsed = differential::parse_verdict(*verdict);
+  auto parsed = core::parse_verdict(*verdict);
   if (!parsed) return std::nullopt;
   v.verdict = *parsed;
   if (const Value* errors = member(x, "errors"); errors && errors->is_array()) {
@@ -158,7 +159,7 @@ std::string finding_hash(const std::string& root, const std::string& input) {
   return schema::sha256_hex(root + "\n" + input).substr(0, 40);
 }
 
-Finding finding_of(const differential::PayloadResults& results) {
+Finding finding_of(const core::PayloadResults& results) {
   Finding f;
   f.root = results.root;
   f.input = results.input;
@@ -166,28 +167,28 @@ Finding finding_of(const differential::PayloadResults& results) {
   f.results = results.results;
   f.document = results.document;
   f.validations = results.validations;
-  f.traits = differential::analyse_input(results.input).names();
+  f.traits = layers::structural::analyse_input(results.input).names();
   return f;
 }
 
-differential::Layers finding_layers(const Finding& f) {
-  differential::Layers layers;
-  layers.canonical = !f.validations.empty() ||
-                     std::any_of(f.divergences.begin(), f.divergences.end(),
-                                 [](const auto& d) { return d.layer == differential::kCanonicalLayer; });
+core::Layers finding_layers(const Finding& f) {
+  core::Layers layers;
+  layers.canonical =
+      !f.validations.empty() || std::any_of(f.divergences.begin(), f.divergences.end(),
+                                            [](const auto& d) { return d.layer == core::kCanonicalLayer; });
   return layers;
 }
 
 std::string finding_file_name(const Finding& f) {
   std::string hash = finding_hash(f.root, f.input);
   for (const auto& d : f.divergences) {
-    if (d.cls == differential::DivergenceClass::kCrash || d.cls == differential::DivergenceClass::kTimeout) {
+    if (d.cls == core::DivergenceClass::kCrash || d.cls == core::DivergenceClass::kTimeout) {
       std::string impl = d.implementations.empty() ? "unknown" : d.implementations.front();
       for (char& c : impl) {
         if (c == '/') c = '_';
       }
-      return std::string(d.cls == differential::DivergenceClass::kCrash ? "crash-" : "timeout-") + impl +
-             "-" + hash + ".json";
+      return std::string(d.cls == core::DivergenceClass::kCrash ? "crash-" : "timeout-") + impl + "-" + hash +
+             ".json";
     }
   }
   return "diverge-" + hash + ".json";
@@ -210,7 +211,7 @@ Value finding_to_json(const Finding& f) {
   Value divs = Value::array();
   for (const auto& d : f.divergences) {
     Value x = Value::object();
-    x.add("class", str(differential::class_name(d.cls)));
+    x.add("class", str(core::class_name(d.cls)));
     x.add("layer", str(d.layer));
     Value impls = Value::array();
     for (const auto& i : d.implementations) impls.push(str(i));
@@ -226,7 +227,7 @@ Value finding_to_json(const Finding& f) {
   for (const auto& r : f.results) {
     Value x = Value::object();
     x.add("implementation", str(r.implementation));
-    x.add("outcome", str(differential::outcome_name(r.outcome)));
+    x.add("outcome", str(core::outcome_name(r.outcome)));
     x.add("diagnostics", diag_list(r.diagnostics));
     // An adapter's re-encoding is kept exactly: as text when it is UTF-8, else in encodedBase64.
     bool encoded_text = r.encoded && json::is_valid_utf8(*r.encoded);
@@ -285,9 +286,9 @@ Result<Finding, std::string> finding_from_json(const Value& o) {
   const Value* divs = member(o, "divergences");
   if (!divs || !divs->is_array()) return std::string("field 'divergences': expected an array");
   for (const auto& x : divs->items()) {
-    differential::Divergence d;
+    core::Divergence d;
     auto cls = string_member(x, "class");
-    auto parsed = cls ? differential::parse_class(*cls) : std::nullopt;
+    auto parsed = cls ? core::parse_class(*cls) : std::nullopt;
     if (!parsed) return std::string("field 'divergences[].class': expected a divergence class");
     d.cls = *parsed;
     if (const Value* impls = member(x, "implementations"); impls && impls->is_array()) {
@@ -295,7 +296,7 @@ Result<Finding, std::string> finding_from_json(const Value& o) {
         if (i.is_string()) d.implementations.push_back(i.string_value());
       }
     }
-    d.layer = string_member(x, "layer").value_or(differential::kStructuralLayer);  // older files: layer 1
+    d.layer = string_member(x, "layer").value_or(core::kStructuralLayer);  // older files: layer 1
     d.detail = string_member(x, "detail").value_or("");
     const Value* idef = member(x, "implementationDefined");
     d.implementation_defined = idef && idef->is_bool() && idef->as_bool();
@@ -306,10 +307,10 @@ Result<Finding, std::string> finding_from_json(const Value& o) {
   const Value* results = member(o, "results");
   if (!results || !results->is_array()) return std::string("field 'results': expected an array");
   for (const auto& x : results->items()) {
-    differential::ImplResult r;
+    core::ImplResult r;
     r.implementation = string_member(x, "implementation").value_or("");
     auto outcome = string_member(x, "outcome");
-    auto parsed = outcome ? differential::parse_outcome(*outcome) : std::nullopt;
+    auto parsed = outcome ? core::parse_outcome(*outcome) : std::nullopt;
     if (!parsed) return std::string("field 'results[].outcome': expected an outcome");
     r.outcome = *parsed;
     if (const Value* diags = member(x, "diagnostics"); diags && diags->is_array()) {

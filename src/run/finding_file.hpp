@@ -12,9 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "differential/comparator.hpp"
-#include "differential/impl_result.hpp"
-#include "differential/implementation_set.hpp"
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
+#include "core/layers.hpp"
+#include "core/payload_results.hpp"
 #include "json/value.hpp"
 #include "run/json_file.hpp"
 #include "util/result.hpp"
@@ -59,12 +60,12 @@ inline constexpr const char* kScenarioServers = "servers";
 struct Finding {
   std::string root;
   std::string input;  ///< exact payload bytes
-  std::vector<differential::Divergence> divergences;
-  std::vector<differential::ImplResult> results;
+  std::vector<core::Divergence> divergences;
+  std::vector<core::ImplResult> results;
   /// Layer 2, when the run had it: the schema document the input was validated as, and each
   /// implementation's canonical verdict (its error paths, the reference's keywords and traits).
   std::string document;
-  std::vector<differential::ValidateResult> validations;
+  std::vector<core::ValidateResult> validations;
   std::vector<std::string> traits;       ///< implementation-defined traits of the input
   std::optional<std::uint64_t> seed;     ///< generator seed, when generated
   std::string source;                    ///< file path or generator name
@@ -75,11 +76,11 @@ struct Finding {
 
 /// The finding for one payload's results: its root, input, divergences, every implementation's result
 /// at each layer run and the input's traits. The seed, source and replay command are the caller's to fill in.
-Finding finding_of(const differential::PayloadResults& results);
+Finding finding_of(const core::PayloadResults& results);
 
 /// The layers that reproduce a finding: structural always (a layer-inconsistency needs it too), and
 /// canonical when the finding has layer-2 verdicts or a layer-2 divergence.
-differential::Layers finding_layers(const Finding& finding);
+core::Layers finding_layers(const Finding& finding);
 
 /// File name for a finding: "diverge-<hash>.json", "crash-python-<hash>.json", ...
 std::string finding_file_name(const Finding& finding);

@@ -147,7 +147,7 @@ void count_finding(Summary& s, const Finding& finding) {
   ++s.divergent_inputs;
   bool contract = false;
   for (const auto& d : finding.divergences) {
-    ++s.by_class[differential::class_name(d.cls)];
+    ++s.by_class[core::class_name(d.cls)];
     ++s.by_root[finding.root];
     ++s.by_layer[d.layer];
     for (const auto& i : d.implementations) ++s.by_implementation[i];
@@ -202,6 +202,16 @@ json::Value to_json(const Summary& s) {
   sum.add(key::kBucketRoots, std::move(bucket_roots));
   sum.add(key::kSkewedRoots, strings_json(s.skewed_roots));
   sum.add(key::kRoots, strings_json(s.roots));
+  if (!s.layers.empty()) {
+    json::Value layers = json::Value::object();
+    for (const auto& [name, layer] : s.layers) {
+      json::Value x = json::Value::object();
+      x.add(key::kInputs, count_value(layer.inputs));
+      x.add(key::kRoots, strings_json(layer.roots));
+      layers.add(name, std::move(x));
+    }
+    sum.add(key::kLayers, std::move(layers));
+  }
   if (s.merged) {
     json::Value m = json::Value::object();
     m.add(kRunsKey, count_value(s.merged->runs));
@@ -250,6 +260,9 @@ Result<Summary, std::string> summary_from_json(const json::Value& v) {
     for (const auto& r : roots.items()) s.bucket_roots[bucket].insert(r.string_value());
   s.skewed_roots = strings_of(get(key::kSkewedRoots));
   s.roots = strings_of(get(key::kRoots));
+  if (const json::Value* x = get(key::kLayers))
+    for (const auto& [name, layer] : x->members())
+      s.layers[name] = {count_of(*layer.find(key::kInputs)), strings_of(layer.find(key::kRoots))};
   if (const json::Value* x = get(key::kMerged)) {
     MergedRuns m;
     m.runs = count_of(*x->find(kRunsKey));

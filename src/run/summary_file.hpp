@@ -35,6 +35,13 @@ struct MergedRuns {
 
 using Counts = std::map<std::string, std::uint64_t>;
 
+/// "layers": one comparison layer of the run: the inputs compared at it (layer 3: generated scenario
+/// rows) and the roots it ran on.
+struct LayerRecord {
+  std::uint64_t inputs = 0;
+  std::vector<std::string> roots;
+};
+
 /// "session": the fuzz session that wrote the file: its throughput and the CPU time of crosscheck
 /// and of each adapter (campaign/summary_writer.hpp). merge writes none.
 struct SessionRecord {
@@ -65,6 +72,8 @@ struct Summary {
   std::map<std::string, std::map<std::string, std::string>> skew_table;  ///< root -> impl -> closure
   std::map<std::string, std::set<std::string>> bucket_roots;  ///< bucket -> every root it was seen on
   std::vector<std::string> skewed_roots, roots;
+  /// Each layer of the run (nothing from an older crosscheck: where each layer ran is then unknown).
+  std::map<std::string, LayerRecord> layers;
   std::optional<MergedRuns> merged;
   std::optional<SessionRecord> session;
 };

@@ -28,6 +28,8 @@ inline constexpr const char* kSkewTable = "skewTable";
 inline constexpr const char* kBucketRoots = "bucketRoots";
 inline constexpr const char* kSkewedRoots = "skewedRoots";
 inline constexpr const char* kRoots = "roots";
+inline constexpr const char* kLayers = "layers";
+inline constexpr const char* kInputs = "inputs";
 inline constexpr const char* kMerged = "merged";
 inline constexpr const char* kSession = "session";
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <set>
 
-#include "differential/adapter_process.hpp"
+#include "exec/adapter_process.hpp"
 #include "json/write.hpp"
 #include "run/finding_file.hpp"
 #include "run/json_file.hpp"
@@ -77,10 +77,10 @@ ClientRunner::Batch ClientRunner::run_batch(const std::vector<const Row*>& rows)
   c.add("auth", std::move(auth));
   run::write_file_atomically(config, json::write(c, {.indent = 2}) + "\n");
 
-  differential::AdapterSpec spec{client_.name, client_.argv, client_.cwd, client_.env};
+  exec::AdapterSpec spec{client_.name, client_.argv, client_.cwd, client_.env};
   spec.argv.push_back("--config");
   spec.argv.push_back(config);
-  auto spawned = differential::AdapterProcess::spawn(spec, 16384);
+  auto spawned = exec::AdapterProcess::spawn(spec, 16384);
   if (!spawned.ok())
     throw Fatal("client '" + client_.name + "' cannot be started: " + spawned.error(), kExitAdapter);
   auto& process = *spawned.value();
@@ -98,8 +98,7 @@ ClientRunner::Batch ClientRunner::run_batch(const std::vector<const Row*>& rows)
     pollfd fds[2] = {{out_open ? process.stdout_fd() : -1, POLLIN, 0},
                      {err_open ? process.stderr_fd() : -1, POLLIN, 0}};
     ::poll(fds, 2, static_cast<int>(std::min<long long>(wait, 100)));
-    if (out_open &&
-        process.read_lines(lines, std::size_t{1} << 20) != differential::AdapterProcess::ReadStatus::kOk)
+    if (out_open && process.read_lines(lines, std::size_t{1} << 20) != exec::AdapterProcess::ReadStatus::kOk)
       out_open = false;
     if (lines.size() > 64) lines.erase(lines.begin(), lines.end() - 16);  // stdout is not ours to read
     process.drain_stderr();

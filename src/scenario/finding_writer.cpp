@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "differential/comparator.hpp"
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
 #include "json/write.hpp"
 #include "run/finding_file.hpp"
 #include "run/replay.hpp"
@@ -15,16 +16,16 @@
 namespace crosscheck::scenario {
 namespace {
 
-using differential::DivergenceClass;
-using differential::Outcome;
+using core::DivergenceClass;
+using core::Outcome;
 
 constexpr const char* kClientsRoot = "intercept_response";
 constexpr const char* kServersRoot = "intercept_request";
 
-differential::Divergence divergence_of(const Difference& d) {
-  auto cls = differential::parse_class(d.cls);
+core::Divergence divergence_of(const Difference& d) {
+  auto cls = core::parse_class(d.cls);
   if (!cls) throw Fatal("internal: scenario difference of unknown class '" + d.cls + "'");
-  differential::Divergence x;
+  core::Divergence x;
   x.cls = *cls;
   x.layer = run::kContextualLayer;
   x.implementations = d.involved;
@@ -37,8 +38,8 @@ differential::Divergence divergence_of(const Difference& d) {
 }
 
 /// A batch or server session that broke on the row: the implementation's own failure.
-std::optional<differential::Divergence> broken(const Row& row, const std::string& name,
-                                               const std::string& status, const std::string& error) {
+std::optional<core::Divergence> broken(const Row& row, const std::string& name, const std::string& status,
+                                       const std::string& error) {
   DivergenceClass cls;
   if (status == "crash") {
     cls = DivergenceClass::kCrash;
@@ -49,7 +50,7 @@ std::optional<differential::Divergence> broken(const Row& row, const std::string
   } else {
     return std::nullopt;
   }
-  differential::Divergence x;
+  core::Divergence x;
   x.cls = cls;
   x.layer = run::kContextualLayer;
   x.implementations = {name};
@@ -62,8 +63,8 @@ std::optional<differential::Divergence> broken(const Row& row, const std::string
 Outcome outcome_of(const std::string& status, const std::string& answer) {
   if (answer == "derived" || answer == "admitted") return Outcome::kAccepted;
   if (answer == "rejected" || answer == "refused") return Outcome::kRejected;
-  if (auto o = differential::parse_outcome(status)) return *o;  // crash, timeout, protocol
-  return Outcome::kUnsupported;                                 // unsupported, inapplicable
+  if (auto o = core::parse_outcome(status)) return *o;  // crash, timeout, protocol
+  return Outcome::kUnsupported;                         // unsupported, inapplicable
 }
 
 run::Finding envelope(const Row& row, const char* root, const char* mode, const FindingContext& context) {
@@ -97,7 +98,7 @@ std::optional<run::Finding> row_finding(const Row& row, const std::vector<Differ
     if (!r->report_row.is_null()) e.report_row = r->report_row;
     e.notes = r->notes;
     e.batch = r->batch_dir;
-    differential::ImplResult x;
+    core::ImplResult x;
     x.implementation = name;
     x.outcome = outcome_of(e.status, e.answer);
     if (!r->actual.is_null()) x.encoded = json::write(r->actual);
@@ -127,7 +128,7 @@ std::optional<run::Finding> admission_finding(const Row& row, const std::vector<
     if (!a->answer.empty()) e.server_answer = a->answer;
     e.notes = a->notes;
     e.batch = a->session_dir;
-    differential::ImplResult x;
+    core::ImplResult x;
     x.implementation = name;
     x.outcome = outcome_of(e.status, e.answer);
     if (!a->error.empty()) x.message = a->error;

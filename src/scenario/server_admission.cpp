@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "differential/adapter_process.hpp"
+#include "exec/adapter_process.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "run/json_file.hpp"
@@ -152,10 +152,10 @@ void AdmissionRunner::answer(const std::vector<const Row*>& rows, std::map<std::
     config.add("auth", std::move(auth));
     run::write_file_atomically(d + "/server.json", json::write(config, {.indent = 2}) + "\n");
 
-    differential::AdapterSpec spec{sdk_.name, sdk_.server_argv, sdk_.cwd, sdk_.env};
+    exec::AdapterSpec spec{sdk_.name, sdk_.server_argv, sdk_.cwd, sdk_.env};
     spec.argv.push_back("--config");
     spec.argv.push_back(d + "/server.json");
-    auto spawned = differential::AdapterProcess::spawn(spec, 16384);
+    auto spawned = exec::AdapterProcess::spawn(spec, 16384);
     if (!spawned.ok())
       throw Fatal("server of '" + sdk_.name + "' cannot be started: " + spawned.error(), kExitAdapter);
     auto& process = *spawned.value();
@@ -182,12 +182,12 @@ void AdmissionRunner::answer(const std::vector<const Row*>& rows, std::map<std::
         ::poll(fds, 3, static_cast<int>(std::min<long long>(wait, 100)));
         process.drain_stderr();
         auto status = process.read_lines(lines, kMaxLine);
-        if (status == differential::AdapterProcess::ReadStatus::kOverlong) {
+        if (status == exec::AdapterProcess::ReadStatus::kOverlong) {
           a.status = "protocol";
           a.error = "an answer line longer than " + std::to_string(kMaxLine) + " bytes";
           break;
         }
-        if (status == differential::AdapterProcess::ReadStatus::kEof && lines.empty()) {
+        if (status == exec::AdapterProcess::ReadStatus::kEof && lines.empty()) {
           stdout_open = false;
           break;
         }

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "differential/impl_result.hpp"
+#include "core/impl_result.hpp"
 #include "json/equal.hpp"
 #include "scenario/server_admission.hpp"
 
@@ -134,7 +134,7 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
   std::string type = event_type(row);
   // The reference host, when it runs, is first and answered something comparable.
   const RowResult* reference = nullptr;
-  if (!results.empty() && results.front().first == differential::kReferenceImplementation &&
+  if (!results.empty() && results.front().first == core::kReferenceImplementation &&
       answer_of(*results.front().second) != Answer::kNone)
     reference = results.front().second;
   std::vector<std::pair<std::string, const RowResult*>> derived, rejected;

@@ -8,7 +8,7 @@
 #include <memory>
 #include <set>
 
-#include "differential/impl_result.hpp"
+#include "core/impl_result.hpp"
 #include "gen/rng.hpp"
 #include "host/rule_coverage.hpp"
 #include "run/finding_file.hpp"
@@ -62,7 +62,7 @@ class Campaign {
       : validator_(validator), o_(o), log_(log), generator_(validator) {
     for (const auto& f : scenario_gen::families()) families_.push_back(&f);
     energy_.assign(families_.size(), 1.0);
-    names_.push_back(differential::kReferenceImplementation);
+    names_.push_back(core::kReferenceImplementation);
     scenario::RunnerOptions ro;
     ro.work_dir = (fs::path(o.out) / "clients").string();
     ro.crosscheck_exe = o.crosscheck_exe;
@@ -81,6 +81,13 @@ class Campaign {
     std::optional<scenario_gen::RuleCoverageSummary> earlier;
     if (fs::exists(coverage_path)) earlier = scenario_gen::read_rule_coverage(coverage_path.string());
     run::FindingStore store((out / run::kFindingsDir).string());
+    if (o_.events) {
+      // The earlier layers' totals (summary.json as they left it): layer 3's points go on from them.
+      const run::Summary before = run::read_summary(out).value_or(run::Summary{});
+      events_base_ = run::totals_of(before);
+      for (const auto& [bucket, roots] : before.bucket_roots) buckets_seen_.insert(bucket);
+      o_.events->continue_from(events_base_);
+    }
     std::uint64_t b = run::read_state(out).value_or(run::RunPosition{}).contextual_batches;
     if (b) log_ << "layer 3: resuming at batch " << b << "\n";
     for (;; ++b) {
@@ -92,6 +99,7 @@ class Campaign {
       run_batch(b, store);
       save_position(b + 1, Clock::now() - started);
     }
+    if (live_line_) log_ << "\n";  // the updated line stays, the next output starts below it
     summary_.seconds = std::chrono::duration<double>(Clock::now() - started).count();
     summary_.coverage = scenario_gen::summarize(coverage_, summary_.rows);
     if (earlier) summary_.coverage = scenario_gen::join_rule_coverage(*earlier, summary_.coverage);
@@ -156,11 +164,14 @@ class Campaign {
     for (std::size_t k = 0; k < running.size(); ++k) {
       auto [answers, notes] = running[k].get();
       results[o_.clients[k].name] = std::move(answers);
-      for (const auto& note : notes)
+      for (const auto& note : notes) {
+        if (live_line_) log_ << "\n";  // below the line updated in place
+        live_line_ = false;
         log_ << "WARNING: client '" << o_.clients[k].name << "': " << note << "\n";
+      }
     }
     for (const scenario::Row* row : rows)
-      results[differential::kReferenceImplementation][row->id] = scenario::reference_result(validator_, *row);
+      results[core::kReferenceImplementation][row->id] = scenario::reference_result(validator_, *row);
 
     const scenario::FindingContext context{name, client_names_, o_.client_config, o_.schema};
     std::uint64_t found = 0;
@@ -178,7 +189,7 @@ class Campaign {
         }
       }
       // The rule the reference names tells apart rows whose answers agree for different reasons.
-      const auto& ref = results[differential::kReferenceImplementation][row.id];
+      const auto& ref = results[core::kReferenceImplementation][row.id];
       if (!ref.notes.empty()) tuple += "|" + ref.notes.front();
       if (tuples_.insert(tuple).second || novel_ways[i]) {
         energy_[family_of[i]] = std::min(kMaxEnergy, energy_[family_of[i]] + 1);
@@ -188,7 +199,7 @@ class Campaign {
       auto finding = scenario::row_finding(row, differences, row_results, context);
       if (!finding) continue;
       run::count_finding(summary_.counts, *finding);
-      scenario::write_row_finding(store, std::move(*finding));
+      write_finding(store, *finding);
       ++found;
     }
     ++summary_.batches;
@@ -202,10 +213,48 @@ class Campaign {
       for (const auto& e : fs::directory_iterator(dir, ec))
         if (!evidence_.count(e.path().lexically_normal().string())) fs::remove_all(e.path(), ec);
     }
-    log_ << "layer 3: batch " << b << ": " << rows.size() << " rows, " << found << " with findings; "
-         << summary_.rows << " rows, " << summary_.counts.bucket_roots.size() << " buckets, rule coverage "
-         << static_cast<int>(scenario_gen::summarize(coverage_, summary_.rows).percent())
-         << "% this session\n";
+    if (o_.events) o_.events->progress(progress_point());
+    print_progress(b, rows.size(), found);
+  }
+
+  void print_progress(std::uint64_t b, std::size_t rows, std::uint64_t found) {
+    using Progress = ContextualOptions::Progress;
+    const auto now = Clock::now();
+    if (o_.progress == Progress::kPeriodic && now - last_line_ < std::chrono::seconds(10)) return;
+    last_line_ = now;
+    const bool live = o_.progress == Progress::kLive;
+    log_ << (live ? "\r" : "") << "layer 3: batch " << b << ": " << rows << " rows, " << found
+         << " with findings; " << summary_.rows << " rows, " << summary_.counts.bucket_roots.size()
+         << " buckets, rule coverage "
+         << static_cast<int>(scenario_gen::summarize(coverage_, summary_.rows).percent()) << "% this session"
+         << (live ? "\x1b[K" : "\n") << std::flush;
+    live_line_ = live;
+  }
+
+  /// Writes the finding file, then its event (the divergence that opened a bucket named, as at the
+  /// other layers).
+  void write_finding(run::FindingStore& store, const run::Finding& finding) {
+    const bool existed = fs::exists(fs::path(store.dir()) / run::finding_file_name(finding));
+    scenario::write_row_finding(store, finding);
+    if (!existed) ++files_written_;
+    if (!o_.events) return;
+    const core::Divergence* first_new = nullptr;
+    for (const auto& d : finding.divergences)
+      if (buckets_seen_.insert(d.bucket).second && !first_new) first_new = &d;
+    o_.events->finding(finding, first_new);
+  }
+
+  /// The run's totals now: the earlier layers' and this session's of layer 3.
+  run::ProgressPoint progress_point() const {
+    run::ProgressPoint p = events_base_;
+    p.generated += summary_.rows;
+    p.sent += summary_.rows;
+    p.divergent_inputs += summary_.counts.divergent_inputs;
+    p.contract_inputs += summary_.counts.contract_inputs;
+    p.findings += files_written_;
+    p.buckets = buckets_seen_.size();
+    p.layers = {run::kContextualLayer};
+    return p;
   }
 
   void save_position(std::uint64_t next_batch, Clock::duration session) {
@@ -230,6 +279,11 @@ class Campaign {
   std::optional<double> session_base_;
   std::vector<std::unique_ptr<scenario::ClientRunner>> runners_;  // one per client, in o_.clients order
   std::set<std::string> evidence_;                                // batch folders a client broke on: kept
+  run::ProgressPoint events_base_;      // the run's totals when layer 3 started (with an event log)
+  std::set<std::string> buckets_seen_;  // the run's buckets so far (with an event log)
+  std::uint64_t files_written_ = 0;     // finding files this session added to the folder
+  Clock::time_point last_line_{};       // the last progress line (Progress::kPeriodic)
+  bool live_line_ = false;              // a line updated in place is on the log
 };
 
 }  // namespace
@@ -265,6 +319,8 @@ void add_to_summary(run::Summary& summary, const ContextualSummary& s,
   const std::string root = "intercept_response";  // the clients judge the scripted response
   if (std::find(summary.roots.begin(), summary.roots.end(), root) == summary.roots.end())
     summary.roots.push_back(root);
+  // The rows of every session (rule-coverage.json's count): the layer's inputs over the whole run.
+  summary.layers[run::kContextualLayer] = {s.coverage.rows, {root}};
   for (const auto& client : clients) {
     auto same = [&](const run::ImplementationRecord& r) { return r.name == client.name; };
     if (std::any_of(summary.implementations.begin(), summary.implementations.end(), same)) continue;

@@ -12,7 +12,10 @@
 // energy to its family, so the families that uncover new behaviour are drawn more. A
 // --deterministic run takes the families in turn instead, so its findings depend on the seed alone.
 // The next batch is kept in state.json (contextualBatches) after every batch: a resumed run goes on
-// from there. Rule coverage goes to RUN/rule-coverage.json, added to the earlier sessions'.
+// from there. Rule coverage goes to RUN/rule-coverage.json, added to the earlier sessions'. With an
+// event log (ContextualOptions::events), each settled batch is a progress point and each finding file
+// a finding event in RUN/events.jsonl, their totals going on from the run's summary.json as the
+// earlier layers left it.
 #pragma once
 
 #include <chrono>
@@ -24,6 +27,7 @@
 #include <vector>
 
 #include "canonical/canonical_validator.hpp"
+#include "run/run_events.hpp"
 #include "run/summary_file.hpp"
 #include "scenario/client_config.hpp"
 #include "scenario_gen/rule_coverage_file.hpp"
@@ -44,6 +48,12 @@ struct ContextualOptions {
   bool deterministic = false;
   std::chrono::milliseconds batch_deadline{120000};
   std::function<bool()> should_stop;  ///< Ctrl-C
+  /// The run's event log (opened), or none: `fuzz` passes the one its run writes to.
+  run::RunEvents* events = nullptr;
+  /// The progress on the log: a line per batch, a line at most every 10 s, or one line updated in
+  /// place (a terminal).
+  enum class Progress { kEveryBatch, kPeriodic, kLive };
+  Progress progress = Progress::kEveryBatch;
 };
 
 struct ContextualSummary {

@@ -102,9 +102,9 @@ std::vector<std::pair<std::string, scenario::RowResult>> sdk_answers(const run::
       for (const auto& e : f.scenario->entries)
         if (e.implementation == x.implementation) entry = &e;
     scenario::RowResult r;
-    using differential::Outcome;
+    using core::Outcome;
     bool answered = x.outcome == Outcome::kAccepted || x.outcome == Outcome::kRejected;
-    r.status = entry ? entry->status : answered ? "passed" : differential::outcome_name(x.outcome);
+    r.status = entry ? entry->status : answered ? "passed" : core::outcome_name(x.outcome);
     if (x.encoded) {
       auto parsed = json::parse(*x.encoded);
       if (parsed.ok()) r.actual = std::move(parsed.value());

@@ -12,7 +12,7 @@ namespace crosscheck::selftest {
 
 namespace fs = std::filesystem;
 
-std::string selftest_dir() { return (fs::path(differential::repository_root()) / "selftest").string(); }
+std::string selftest_dir() { return (fs::path(exec::repository_root()) / "selftest").string(); }
 
 std::string find_program(const std::string& name) {
   if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";
@@ -26,15 +26,15 @@ std::string find_program(const std::string& name) {
   return "";
 }
 
-differential::AdapterConfig proxy_config(const std::string& name, const std::vector<std::string>& argv) {
-  differential::AdapterConfig a;
+exec::AdapterConfig proxy_config(const std::string& name, const std::vector<std::string>& argv) {
+  exec::AdapterConfig a;
   a.spec.name = name;
   a.spec.argv = argv;
   return a;
 }
 
-differential::PoolOptions pool_options(const Options& o) {
-  differential::PoolOptions pool;
+exec::PoolOptions pool_options(const Options& o) {
+  exec::PoolOptions pool;
   pool.processes = 1;
   pool.deadline = o.deadline;
   pool.hello_deadline = std::chrono::milliseconds(30000);

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "differential/adapter_pool.hpp"
+#include "exec/adapter_pool.hpp"
 #include "selftest/selftest.hpp"
 
 namespace crosscheck::selftest {
@@ -14,9 +14,9 @@ namespace crosscheck::selftest {
 /// argv[0] resolved the way the adapter pool will resolve it, or an empty string.
 std::string find_program(const std::string& name);
 /// The adapter `name` started with `argv` (empty: the in-process C++ decoder, for "cpp").
-differential::AdapterConfig proxy_config(const std::string& name, const std::vector<std::string>& argv);
+exec::AdapterConfig proxy_config(const std::string& name, const std::vector<std::string>& argv);
 /// One process per adapter, the self-test's deadline, and a long start-up allowance.
-differential::PoolOptions pool_options(const Options& o);
+exec::PoolOptions pool_options(const Options& o);
 /// The interpreter behind `python` (a pyenv shim costs half a second per start, and the pool starts
 /// the adapter again after every crash or hang), or `python` itself when it cannot say.
 std::string resolve_python(const std::string& python);

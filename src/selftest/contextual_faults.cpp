@@ -5,8 +5,9 @@
 #include <filesystem>
 #include <set>
 
-#include "differential/adapter_config.hpp"
-#include "differential/adapter_pool.hpp"
+#include "core/impl_result.hpp"
+#include "exec/adapter_config.hpp"
+#include "exec/adapter_pool.hpp"
 #include "scenario/client_config.hpp"
 #include "scenario/client_runner.hpp"
 #include "scenario/reference_result.hpp"
@@ -97,7 +98,7 @@ struct BatchLoop {
     scenario_gen::ScenarioGenerator generator(validator);
     const auto started = Clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
-    while (!done() && elapsed() < seconds && !differential::stop_requested()) {
+    while (!done() && elapsed() < seconds && !exec::stop_requested()) {
       // Deterministic: the rows of batch b depend on (seed, b) and the families alone.
       auto generated = generator.generate_many(o.seed * 1000003 + batches, o.scenario_batch, families);
       ++batches;
@@ -116,8 +117,8 @@ struct BatchLoop {
         v.id = row->id;
         const json::Value* mark = s.report_row.is_object() ? s.report_row.find("selftestAltered") : nullptr;
         v.altered = mark && mark->is_bool() && mark->as_bool();
-        for (auto& d : scenario::compare_row(
-                 *row, {{differential::kReferenceImplementation, &reference}, {kStandin, &s}})) {
+        for (auto& d :
+             scenario::compare_row(*row, {{core::kReferenceImplementation, &reference}, {kStandin, &s}})) {
           if (std::find(d.involved.begin(), d.involved.end(), kStandin) != d.involved.end())
             v.differences.push_back(std::move(d));
         }
@@ -209,7 +210,7 @@ FaultReport run_contextual_fault(const canonical::CanonicalValidator& validator,
   } else if (!*r.goal_class) {
     r.note = "first put in " + join(r.first_classes, ",");
   }
-  if (differential::stop_requested()) {
+  if (exec::stop_requested()) {
     r.status = Status::kSkipped;
     r.note = "interrupted";
   }
@@ -265,7 +266,7 @@ ContextualFalseAlarmReport run_contextual_false_alarms(const canonical::Canonica
   else if (r.differences)
     r.note = std::to_string(r.differences) +
              " difference(s) on rows that differ only in error texts: a harness bug";
-  if (differential::stop_requested()) {
+  if (exec::stop_requested()) {
     r.status = Status::kSkipped;
     r.note = "interrupted";
   }

@@ -10,8 +10,11 @@
 #include <set>
 
 #include "campaign/campaign.hpp"
-#include "differential/adapter_pool.hpp"
-#include "differential/implementation_set.hpp"
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
+#include "core/layers.hpp"
+#include "exec/adapter_pool.hpp"
+#include "exec/implementation_set.hpp"
 #include "schema/loader.hpp"
 #include "selftest/adapters.hpp"
 #include "selftest/shared.hpp"
@@ -23,16 +26,16 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 /// A divergence of the fault's class, label and layer.
-bool expected(const Fault& f, const differential::Divergence& d) {
-  return f.expected_class == differential::class_name(d.cls) &&
+bool expected(const Fault& f, const core::Divergence& d) {
+  return f.expected_class == core::class_name(d.cls) &&
          d.implementation_defined == f.implementation_defined && d.layer == f.layer;
 }
 
 /// The layers a fault is fuzzed with: a layer-2 fault with the canonical layer alone (the faulty
 /// proxy changes only validate answers, so decoding through it would only slow the campaign down).
-differential::Layers layers_for(const Fault& f) {
-  differential::Layers l;
-  if (f.layer == differential::kCanonicalLayer) {
+core::Layers layers_for(const Fault& f) {
+  core::Layers l;
+  if (f.layer == core::kCanonicalLayer) {
     l.structural = false;
     l.canonical = true;
   }
@@ -58,17 +61,17 @@ class FindingWatch {
     for (const auto& d : w.finding.divergences) {
       reference_inconsistent =
           reference_inconsistent ||
-          (d.cls == differential::DivergenceClass::kLayerInconsistency &&
-           d.implementations == std::vector<std::string>{differential::kReferenceImplementation});
+          (d.cls == core::DivergenceClass::kLayerInconsistency &&
+           d.implementations == std::vector<std::string>{core::kReferenceImplementation});
     }
     for (const auto& d : w.finding.divergences) {
       if (!involves(d, impl_)) continue;
-      if (reference_inconsistent && d.cls == differential::DivergenceClass::kLayerInconsistency) {
+      if (reference_inconsistent && d.cls == core::DivergenceClass::kLayerInconsistency) {
         shared = true;
         continue;
       }
       any = true;
-      classes.insert(differential::class_name(d.cls));
+      classes.insert(core::class_name(d.cls));
       if (!d.implementation_defined) {
         contract = true;
         if (contract_details.size() < 20) contract_details.push_back(d.detail);
@@ -117,7 +120,7 @@ class FindingWatch {
 
 /// Runs the campaign `c` (its log in `log_path`) while `watch` follows its findings; `stop_at_expected` ends
 /// it at the first finding in the fault's expected class.
-campaign::CampaignSummary watched_campaign(const schema::Ir& ir, differential::ImplementationSet& set,
+campaign::CampaignSummary watched_campaign(const schema::Ir& ir, exec::ImplementationSet& set,
                                            campaign::CampaignOptions c, FindingWatch& watch,
                                            bool stop_at_expected, const std::string& log_path) {
   std::atomic<bool> found{false};
@@ -155,12 +158,12 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> run_ir, const Fault& fau
   r.fault = fault;
   r.folder = (fs::path(o.out) / fault.name).string();
   auto started = Clock::now();
-  const bool canonical = fault.layer == differential::kCanonicalLayer;
+  const bool canonical = fault.layer == core::kCanonicalLayer;
   // A fault with a schema of its own is fuzzed on it, in process and behind the proxy alike.
   std::shared_ptr<const schema::Ir> ir = run_ir;
   std::vector<std::string> reference = o.reference;
   if (!fault.schema.empty()) {
-    const std::string path = (fs::path(differential::repository_root()) / fault.schema).string();
+    const std::string path = (fs::path(exec::repository_root()) / fault.schema).string();
     auto loaded = schema::load_schema(path);
     if (!loaded.ok()) {
       r.status = Status::kFailed;
@@ -173,9 +176,9 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> run_ir, const Fault& fau
   std::vector<std::string> argv = {o.python, (fs::path(selftest_dir()) / "faulty_adapter.py").string(),
                                    canonical ? "--canonical-fault" : "--fault", fault.name, "--"};
   argv.insert(argv.end(), reference.begin(), reference.end());
-  std::vector<differential::AdapterConfig> adapters = {
-      proxy_config(differential::kReferenceImplementation, {}), proxy_config(kFaulty, argv)};
-  differential::ImplementationSet set(ir, adapters, pool_options(o));
+  std::vector<exec::AdapterConfig> adapters = {proxy_config(core::kReferenceImplementation, {}),
+                                               proxy_config(kFaulty, argv)};
+  exec::ImplementationSet set(ir, adapters, pool_options(o));
   for (const auto& f : set.failures()) {
     if (f.adapter == kFaulty) {
       r.status = Status::kSkipped;
@@ -189,12 +192,12 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> run_ir, const Fault& fau
   bool witness_ok = false;
   for (const auto& d : results.front().divergences) {
     if (!involves(d, kFaulty)) continue;
-    classes.insert(differential::class_name(d.cls));
+    classes.insert(core::class_name(d.cls));
     witness_ok = witness_ok || expected(fault, d);
   }
   r.witness_detected = witness_ok;
   r.witness_classes.assign(classes.begin(), classes.end());
-  if (differential::stop_requested()) {
+  if (exec::stop_requested()) {
     r.status = Status::kSkipped;
     r.note = "interrupted";
     return r;
@@ -259,7 +262,7 @@ FaultReport run_fault(std::shared_ptr<const schema::Ir> run_ir, const Fault& fau
     r.note =
         "witness larger than " + std::to_string(static_cast<int>(o.size_goal)) + "x the hand-minimal one";
   }
-  if (differential::stop_requested()) {
+  if (exec::stop_requested()) {
     r.status = Status::kSkipped;
     r.note = "interrupted";
   }
@@ -276,8 +279,8 @@ FalseAlarmReport run_false_alarms(std::shared_ptr<const schema::Ir> ir, const Op
   std::vector<std::string> argv = {o.python, (fs::path(selftest_dir()) / "equivalent_adapter.py").string(),
                                    "--"};
   argv.insert(argv.end(), o.reference.begin(), o.reference.end());
-  differential::ImplementationSet set(
-      ir, {proxy_config(differential::kReferenceImplementation, {}), proxy_config(kEquivalent, argv)},
+  exec::ImplementationSet set(
+      ir, {proxy_config(core::kReferenceImplementation, {}), proxy_config(kEquivalent, argv)},
       pool_options(o));
   for (const auto& f : set.failures()) {
     if (f.adapter == kEquivalent) {
@@ -314,7 +317,7 @@ FalseAlarmReport run_false_alarms(std::shared_ptr<const schema::Ir> ir, const Op
                        : "") +
              " against an adapter the contract cannot tell from the reference: a harness bug";
   }
-  if (differential::stop_requested()) {
+  if (exec::stop_requested()) {
     r.status = Status::kSkipped;
     r.note = "interrupted";
   }

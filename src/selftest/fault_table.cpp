@@ -2,7 +2,9 @@
 #include <filesystem>
 #include <set>
 
-#include "differential/adapter_config.hpp"
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
+#include "exec/adapter_config.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "scenario_gen/scenario_generator.hpp"
@@ -44,12 +46,12 @@ Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
                              {"expectedClass", &f.expected_class}}) {
       if (auto err = text_field(e, key, *into)) return *err;
     }
-    if (!differential::parse_class(f.expected_class))
+    if (!core::parse_class(f.expected_class))
       return where + ": field 'expectedClass': '" + f.expected_class + "' is not a divergence class";
     if (const json::Value* l = e.find("layer")) {
       if (!l->is_string() ||
-          (l->string_value() != differential::kStructuralLayer &&
-           l->string_value() != differential::kCanonicalLayer && l->string_value() != kContextualLayer))
+          (l->string_value() != core::kStructuralLayer && l->string_value() != core::kCanonicalLayer &&
+           l->string_value() != kContextualLayer))
         return where + ": field 'layer': expected \"structural\", \"canonical\" or \"contextual\"";
       f.layer = l->string_value();
     }
@@ -74,7 +76,7 @@ Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
     }
     if (const json::Value* also = e.find("alsoRightClasses")) {
       for (const auto& x : also->items()) {
-        if (!differential::parse_class(x.string_value()))
+        if (!core::parse_class(x.string_value()))
           return where + ": field 'alsoRightClasses': '" + x.string_value() + "' is not a divergence class";
         f.also_right_classes.push_back(x.string_value());
       }
@@ -97,7 +99,7 @@ Result<std::vector<Fault>, std::string> load_faults(const std::string& path) {
       if (!s->is_string() || s->string_value().empty())
         return at + ": field 'schema': expected a schema bundle's path from the repository root";
       f.schema = s->string_value();
-      if (!fs::exists(fs::path(differential::repository_root()) / f.schema))
+      if (!fs::exists(fs::path(exec::repository_root()) / f.schema))
         return at + ": field 'schema': " + f.schema + " does not exist (a path from the repository root)";
     }
     if (!names.insert(f.name).second) return where + ": the fault name '" + f.name + "' is used twice";

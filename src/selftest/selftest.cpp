@@ -8,7 +8,8 @@
 #include <optional>
 
 #include "canonical/canonical_validator.hpp"
-#include "differential/adapter_pool.hpp"
+#include "core/impl_result.hpp"
+#include "exec/adapter_pool.hpp"
 #include "selftest/adapters.hpp"
 #include "selftest/contextual_faults.hpp"
 #include "selftest/fault_campaign.hpp"
@@ -43,7 +44,7 @@ void run_contextual(const std::shared_ptr<const schema::Ir>& ir, const std::vect
   if (!missing.empty()) log << "cannot run the layer-3 stand-ins: " << missing << "\n";
   std::size_t n = 0;
   for (const Fault* f : faults) {
-    if (!missing.empty() || differential::stop_requested()) {
+    if (!missing.empty() || exec::stop_requested()) {
       FaultReport r;
       r.fault = *f;
       r.note = missing.empty() ? "interrupted" : missing;
@@ -58,7 +59,7 @@ void run_contextual(const std::shared_ptr<const schema::Ir>& ir, const std::vect
   }
   if (false_alarms) {
     report.contextual_false_alarms = ContextualFalseAlarmReport{};
-    if (!missing.empty() || differential::stop_requested()) {
+    if (!missing.empty() || exec::stop_requested()) {
       report.contextual_false_alarms->note = missing.empty() ? "interrupted" : missing;
     } else {
       log << "[no false alarms, layer 3] the rewording stand-in, every family, "
@@ -110,12 +111,12 @@ Report run_selftest(std::shared_ptr<const schema::Ir> ir, const std::vector<Faul
   selected.erase(std::remove_if(selected.begin(), selected.end(),
                                 [](const Fault* f) { return f->layer == kContextualLayer; }),
                  selected.end());
-  const bool layer12_false_alarms = o.no_false_alarms && (o.selects_layer(differential::kStructuralLayer) ||
-                                                          o.selects_layer(differential::kCanonicalLayer));
+  const bool layer12_false_alarms = o.no_false_alarms && (o.selects_layer(core::kStructuralLayer) ||
+                                                          o.selects_layer(core::kCanonicalLayer));
   const bool layer3_false_alarms = o.no_false_alarms && o.selects_layer(kContextualLayer);
   run_contextual(ir, contextual, layer3_false_alarms, o, report, log);
   if (selected.empty() && !layer12_false_alarms) {
-    report.interrupted = report.interrupted || differential::stop_requested();
+    report.interrupted = report.interrupted || exec::stop_requested();
     return report;
   }
   std::string missing = missing_part(o);
@@ -141,7 +142,7 @@ Report run_selftest(std::shared_ptr<const schema::Ir> ir, const std::vector<Faul
 
   std::size_t n = 0;
   for (const Fault* f : selected) {
-    if (differential::stop_requested()) {
+    if (exec::stop_requested()) {
       report.interrupted = true;
       FaultReport r;
       r.fault = *f;
@@ -155,7 +156,7 @@ Report run_selftest(std::shared_ptr<const schema::Ir> ir, const std::vector<Faul
     report.faults.push_back(run_fault(ir, *f, o, reducer, log));
   }
   if (layer12_false_alarms) {
-    if (differential::stop_requested()) {
+    if (exec::stop_requested()) {
       report.interrupted = true;
       report.false_alarms = FalseAlarmReport{};
       report.false_alarms->note = "interrupted";
@@ -165,7 +166,7 @@ Report run_selftest(std::shared_ptr<const schema::Ir> ir, const std::vector<Faul
       report.false_alarms = run_false_alarms(ir, o, log);
     }
   }
-  report.interrupted = report.interrupted || differential::stop_requested();
+  report.interrupted = report.interrupted || exec::stop_requested();
   return report;
 }
 

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "differential/implementation_set.hpp"
+#include "exec/implementation_set.hpp"
 #include "json/value.hpp"
 #include "schema/ir.hpp"
 #include "util/result.hpp"
@@ -159,9 +159,9 @@ struct Report {
 /// reference and the faulty adapter) and returns the reduced size, or an error saying why there is
 /// no number.
 /// `ir`: the schema the finding was fuzzed on (the fault's own schema where it has one).
-using Reducer = std::function<Result<std::size_t, std::string>(
-    const std::string& finding_file, const std::string& bucket, differential::ImplementationSet& impls,
-    const schema::Ir& ir)>;
+using Reducer =
+    std::function<Result<std::size_t, std::string>(const std::string& finding_file, const std::string& bucket,
+                                                   exec::ImplementationSet& impls, const schema::Ir& ir)>;
 
 /// Runs the selected faults (and the false-alarm check), printing a line per step to `log`.
 /// Throws Fatal (exit 2) for bad options (an unknown fault, an output folder in use).

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "differential/comparator.hpp"
+#include "core/divergence.hpp"
 
 namespace crosscheck::selftest {
 
@@ -16,7 +16,7 @@ constexpr double kGoalSeconds = 60;  // the goal: every fault found within 60 s 
 constexpr const char* kFaulty = "faulty";
 constexpr const char* kEquivalent = "equivalent";
 
-inline bool involves(const differential::Divergence& d, const std::string& impl) {
+inline bool involves(const core::Divergence& d, const std::string& impl) {
   return std::find(d.implementations.begin(), d.implementations.end(), impl) != d.implementations.end();
 }
 

@@ -8,15 +8,14 @@
 namespace crosscheck::verdict {
 namespace {
 
-using differential::DivergenceClass;
-using differential::ImplResult;
-using differential::Outcome;
+using core::DivergenceClass;
+using core::ImplResult;
+using core::Outcome;
 
 bool rejected_as_json(const ImplResult& r) {
   return r.outcome == Outcome::kRejected &&
-         std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const differential::Diag& d) {
-           return d.severity == "error" && d.code == "invalid_json";
-         });
+         std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                     [](const core::Diag& d) { return d.severity == "error" && d.code == "invalid_json"; });
 }
 
 /// The diagnostics of one severity as a comparable text: a multiset, or a set when `distinct`.
@@ -32,7 +31,7 @@ std::string diagnostics_key(const ImplResult& r, const char* severity, bool dist
   return s;
 }
 
-Blame every_involved(const differential::Divergence& d, Basis basis) {
+Blame every_involved(const core::Divergence& d, Basis basis) {
   Blame b;
   b.deviating = d.implementations;
   b.basis = basis;
@@ -85,7 +84,7 @@ namespace {
 /// Layer 3's contextual-result: the scenario verdict already compared each derived result with the
 /// reference's (with the contract's tolerances), and a finding lists as involved the reference and
 /// exactly the clients that differ from it (without a reference: every client that derived).
-Blame contextual_result_blame(const differential::Divergence& d, const std::vector<ImplResult>& results,
+Blame contextual_result_blame(const core::Divergence& d, const std::vector<ImplResult>& results,
                               const BlameOptions& options) {
   auto it = std::find_if(d.implementations.begin(), d.implementations.end(),
                          [](const std::string& i) { return is_reference(i); });
@@ -113,8 +112,7 @@ Blame contextual_result_blame(const differential::Divergence& d, const std::vect
 
 }  // namespace
 
-Blame blame(const differential::Divergence& d, const std::vector<ImplResult>& results,
-            const BlameOptions& options) {
+Blame blame(const core::Divergence& d, const std::vector<ImplResult>& results, const BlameOptions& options) {
   if (d.cls == DivergenceClass::kContextualResult) return contextual_result_blame(d, results, options);
   // Layer 3's admitted/refused and derived/rejected are outcomes, compared as acceptance is.
   const bool acceptance = d.cls == DivergenceClass::kAcceptance ||
@@ -136,7 +134,7 @@ Blame blame(const differential::Divergence& d, const std::vector<ImplResult>& re
   std::map<std::string, std::string> key;  // implementation -> the answer the divergence is about
   if (d.cls == DivergenceClass::kCanonicalAcceptance) {
     // Layer 2: the verdicts are the signature's "who" part, "canonical|class|cpp=invalid,python=valid|..."
-    // (differential/canonical_comparator.hpp), so no layer-1 result is needed.
+    // (layers/canonical/canonical_comparator.hpp), so no layer-1 result is needed.
     std::vector<std::string> parts;
     for (std::size_t at = 0, bar = 0; bar != std::string::npos; at = bar + 1) {
       bar = d.signature.find('|', at);
@@ -153,8 +151,8 @@ Blame blame(const differential::Divergence& d, const std::vector<ImplResult>& re
   for (const auto& r : results) {
     if (d.cls == DivergenceClass::kCanonicalAcceptance || !involved(r)) continue;
     if (acceptance)
-      key[r.implementation] = at_text_level ? (rejected_as_json(r) ? "unparsed" : "parsed")
-                                            : differential::outcome_name(r.outcome);
+      key[r.implementation] =
+          at_text_level ? (rejected_as_json(r) ? "unparsed" : "parsed") : core::outcome_name(r.outcome);
     else if (d.cls == DivergenceClass::kWarnings)
       key[r.implementation] = diagnostics_key(r, "warning", false);
     else

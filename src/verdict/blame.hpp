@@ -21,13 +21,13 @@
 #include <string_view>
 #include <vector>
 
-#include "differential/comparator.hpp"
-#include "differential/impl_result.hpp"
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
 
 namespace crosscheck::verdict {
 
 /// The name of the contract's reference among the implementations of a run: the C++ decoder.
-inline constexpr std::string_view kReferenceImplementation = differential::kReferenceImplementation;
+inline constexpr std::string_view kReferenceImplementation = core::kReferenceImplementation;
 
 /// The reference itself ("cpp"), or the same decoder on another member's schema ("cpp@python", the
 /// reference of a skewed member's schema group).
@@ -61,7 +61,7 @@ struct BlameOptions {
 };
 
 /// The blame of divergence `d`, as shown by `results` (the results of the finding it was seen in).
-Blame blame(const differential::Divergence& d, const std::vector<differential::ImplResult>& results,
+Blame blame(const core::Divergence& d, const std::vector<core::ImplResult>& results,
             const BlameOptions& options = {});
 
 }  // namespace crosscheck::verdict

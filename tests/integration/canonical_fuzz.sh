@@ -14,7 +14,7 @@ EQUIVALENT="python3 $ROOT/selftest/equivalent_adapter.py -- $CC serve-adapter"
 
 # 1. The planted layer-2 fault.
 "$CC" fuzz --time 10s --seed 3 --adapters cpp --adapter "faulty=$FAULTY" --layers structural,canonical \
-  --reduce-budget 0 --out "$OUT/fault" >"$OUT/fault.log" 2>&1
+  --reduce-budget 0 --verbose --out "$OUT/fault" >"$OUT/fault.log" 2>&1
 rc=$?
 check "a planted canonical fault makes the run fail (exit $rc)" "[ $rc = 1 ]"
 check "the finding is canonical-acceptance, cpp invalid and faulty valid, with both layers' results" "python3 - '$OUT/fault' <<'PY'
@@ -50,7 +50,7 @@ assert s['byClass'].get('canonical-acceptance', 0) > 0, s['byClass']
 open(sys.argv[1] + '/witness', 'w').write(hits[0])
 PY"
 check "the progress line counts divergences per layer" "grep -q 'divergences by layer: canonical=[1-9]' '$OUT/fault.log'"
-check "the summary prints divergences per layer" "grep -q 'divergences per layer' '$OUT/fault.log'"
+check "the summary (--verbose) prints divergences per layer" "grep -q 'divergences per layer' '$OUT/fault.log'"
 
 # 2. Replay at both layers.
 witness=$(cat "$OUT/fault/witness" 2>/dev/null)

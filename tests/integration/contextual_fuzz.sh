@@ -19,10 +19,10 @@ CLIENTS=(--client-config "$ROOT/tests/fake_clients/clients.json" --clients fake-
 
 # 1. Two batches of 12 rows, layer 3 alone.
 "$CC" fuzz --layers contextual "${CLIENTS[@]}" --adapters cpp --runs 1 --scenario-batches 2 --scenario-batch 12 \
-  --seed 4 --out "$OUT/l3" >"$OUT/l3.log" 2>&1
+  --seed 4 --verbose --out "$OUT/l3" >"$OUT/l3.log" 2>&1
 rc=$?
 check "the stand-in's differences fail the run (exit 1, got $rc)" "[ $rc = 1 ]"
-check "two batches of 12 rows ran" "grep -q 'layer 3: 24 rows in 2 batches' '$OUT/l3.log'"
+check "two batches of 12 rows ran (--verbose says so)" "grep -q 'layer 3: 24 rows in 2 batches' '$OUT/l3.log'"
 check "layer 3 alone prints no summary of the layers that did not run" \
   "! grep -q 'divergences per layer' '$OUT/l3.log' && [ -f '$OUT/l3/summary.json' ]"
 check "every finding is layer 3 and names fake-a, with its row" "python3 - '$OUT/l3' <<'PY'
@@ -60,8 +60,8 @@ assert json.load(open(sys.argv[1] + '/state.json'))['contextualBatches'] == 3
 assert json.load(open(sys.argv[1] + '/rule-coverage.json'))['rows'] == 36
 PY"
 "$CC" fuzz --layers structural,contextual "${CLIENTS[@]}" --adapters cpp --runs 200 --scenario-batches 1 \
-  --scenario-batch 2 --seed 4 --reduce-budget 0 --out "$OUT/small" >"$OUT/small.log" 2>&1
-check "beside layer 1, layer 1's summary is printed" "grep -q 'divergences per layer' '$OUT/small.log'"
+  --scenario-batch 2 --seed 4 --reduce-budget 0 --verbose --out "$OUT/small" >"$OUT/small.log" 2>&1
+check "beside layer 1, layer 1's summary is printed (--verbose)" "grep -q 'divergences per layer' '$OUT/small.log'"
 "$CC" reduce --adapters cpp --budget 30 "$OUT/small" >"$OUT/reduce.log" 2>&1
 rc=$?
 check "crosscheck reduce on a fuzz folder minimizes its layer-3 findings on their client (exit $rc)" \
@@ -76,6 +76,9 @@ for d in det1 det2; do
   "$CC" fuzz --layers contextual "${CLIENTS[@]}" --adapters cpp --runs 1 --scenario-batches 1 --scenario-batch 10 \
     --deterministic --seed 9 --out "$OUT/$d" >"$OUT/$d.log" 2>&1
 done
+check "without --verbose the run ends with its story: the verdict, then layer 3's line with its rows" \
+  "grep -q '^FAILED: [0-9]* new failing bucket' '$OUT/det1.log' && grep -q '^  contextual: 10 scenario rows, ' '$OUT/det1.log' &&
+   ! grep -q '^layer 3: 10 rows in 1 batches' '$OUT/det1.log'"
 check "two --deterministic runs find the same rows" \
   "[ -n \"\$(ls '$OUT/det1/findings')\" ] && [ \"\$(ls '$OUT/det1/findings')\" = \"\$(ls '$OUT/det2/findings')\" ]"
 
@@ -108,7 +111,7 @@ json.dump({"clients": [{"name": "fake-once", "description": "works once, then ex
           open(out + "/once.json", "w"))
 PY
 "$CC" fuzz --layers contextual --client-config "$OUT/once.json" --clients fake-once --adapters cpp --runs 1 \
-  --scenario-batches 3 --scenario-batch 4 --seed 2 --out "$OUT/once" >"$OUT/once.log" 2>&1
+  --scenario-batches 3 --scenario-batch 4 --seed 2 --verbose --out "$OUT/once" >"$OUT/once.log" 2>&1
 rc=$?
 check "a client gone after its first batch: crash results, all 3 batches run (exit 1, got $rc)" \
   "[ $rc = 1 ] && grep -q 'layer 3: 12 rows in 3 batches' '$OUT/once.log' && ls '$OUT/once/findings' | grep -q '^crash-fake-once-'"
@@ -118,7 +121,7 @@ check "the batch folders it broke on are kept as evidence, the others removed" \
 # 6. Shards and merge.
 for i in 0 1; do
   "$CC" fuzz --layers contextual "${CLIENTS[@]}" --adapters cpp --runs 1 --scenario-batches 2 --scenario-batch 6 \
-    --seed 3 --shard $i/2 --out "$OUT/shard$i" >"$OUT/shard$i.log" 2>&1
+    --seed 3 --shard $i/2 --verbose --out "$OUT/shard$i" >"$OUT/shard$i.log" 2>&1
 done
 check "shard 0 runs batches 0 and 2, shard 1 batches 1 and 3" \
   "grep -q 'layer 3: batch 2:' '$OUT/shard0.log' && ! grep -q 'layer 3: batch 1:' '$OUT/shard0.log' &&

@@ -14,8 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "differential/adapter_config.hpp"
-#include "differential/implementation_set.hpp"
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
+#include "exec/adapter_config.hpp"
+#include "exec/implementation_set.hpp"
 #include "gen/generator.hpp"
 #include "json/write.hpp"
 #include "schema/loader.hpp"
@@ -43,9 +45,8 @@ class GeneratedInstancesInSdks : public ::testing::Test {
   static void TearDownTestSuite() { ir_.reset(); }
 
   /// The adapter's configuration from adapters/default.json (fails the test when it is not there).
-  static differential::AdapterConfig adapter(const std::string& name) {
-    auto all = differential::load_adapter_config(differential::default_adapter_config_path(),
-                                                 differential::repository_root());
+  static exec::AdapterConfig adapter(const std::string& name) {
+    auto all = exec::load_adapter_config(exec::default_adapter_config_path(), exec::repository_root());
     EXPECT_TRUE(all.ok()) << (all.ok() ? "" : all.error());
     if (all.ok()) {
       for (const auto& a : all.value()) {
@@ -58,15 +59,15 @@ class GeneratedInstancesInSdks : public ::testing::Test {
 
   /// Sends kSeedsPerRoot valid instances of every root to `config` and the C++ decoder; every one
   /// must be accepted with no diagnostic by both, with no divergence.
-  void expect_accepted_clean(const differential::AdapterConfig& config) {
+  void expect_accepted_clean(const exec::AdapterConfig& config) {
     ASSERT_TRUE(ir_) << error_;
-    differential::ImplementationSet impls(ir_, {config}, differential::PoolOptions{});
+    exec::ImplementationSet impls(ir_, {config}, exec::PoolOptions{});
     for (const auto& f : impls.failures()) {
       FAIL() << "the " << f.adapter << " adapter did not start: " << f.message << "\n(build it with "
              << config.build << ", or run ./setup install)";
     }
     ValueGenerator generator(*ir_);
-    std::vector<differential::DecodeRequest> batch;
+    std::vector<exec::DecodeRequest> batch;
     std::vector<std::uint64_t> seeds;
     for (const auto& root : ir_->roots) {
       for (std::uint64_t seed = 0; seed < kSeedsPerRoot; ++seed) {
@@ -86,15 +87,15 @@ class GeneratedInstancesInSdks : public ::testing::Test {
       ASSERT_EQ(p.results.size(), 2u) << context;
       bool ok = true;
       for (const auto& r : p.results) {
-        std::string said = r.implementation + " said " + differential::outcome_name(r.outcome);
+        std::string said = r.implementation + " said " + core::outcome_name(r.outcome);
         for (const auto& d : r.diagnostics) said += " [" + d.path + " " + d.code + " " + d.severity + "]";
         if (r.message) said += " (" + *r.message + ")";
-        EXPECT_EQ(r.outcome, differential::Outcome::kAccepted) << said << "\n" << context;
+        EXPECT_EQ(r.outcome, core::Outcome::kAccepted) << said << "\n" << context;
         EXPECT_TRUE(r.diagnostics.empty()) << said << "\n" << context;
-        ok = ok && r.outcome == differential::Outcome::kAccepted && r.diagnostics.empty();
+        ok = ok && r.outcome == core::Outcome::kAccepted && r.diagnostics.empty();
       }
       for (const auto& d : p.divergences) {
-        ADD_FAILURE() << differential::class_name(d.cls) << ": " << d.detail << "\n" << context;
+        ADD_FAILURE() << core::class_name(d.cls) << ": " << d.detail << "\n" << context;
         ok = false;
       }
       clean += ok;
@@ -112,14 +113,14 @@ std::shared_ptr<const schema::Ir> GeneratedInstancesInSdks::ir_;
 std::string GeneratedInstancesInSdks::error_;
 
 TEST_F(GeneratedInstancesInSdks, AcceptedCleanByPythonSdk) {
-  const differential::AdapterConfig python = adapter("python");
+  const exec::AdapterConfig python = adapter("python");
   ASSERT_FALSE(python.unavailable.has_value())
       << "the Python SDK adapter is unavailable: " << *python.unavailable << " (run ./setup install)";
   expect_accepted_clean(python);
 }
 
 TEST_F(GeneratedInstancesInSdks, AcceptedCleanByRustSdk) {
-  const differential::AdapterConfig rust = adapter("rust");
+  const exec::AdapterConfig rust = adapter("rust");
   if (rust.unavailable)
     GTEST_SKIP() << "the Rust adapter is not built (" << *rust.unavailable << "): " << rust.build;
   expect_accepted_clean(rust);

@@ -68,10 +68,10 @@ check "bad input wrote no .min.json" "[ -z \"\$(ls '$OUT' | grep min.json)\" ]"
 # 3. Run folders: reduce --run, and fuzz's own reduction at its end.
 "$CC" fuzz --runs 3000 --seed 3 --adapters cpp \
   --adapter "faulty=python3 $ROOT/tests/fake_adapters/faulty_proxy.py --fault unknown-enum-error -- $CC serve-adapter" \
-  --reduce-budget 400 --out "$OUT/fuzz" >"$OUT/fuzz.log" 2>&1
+  --reduce-budget 400 --verbose --out "$OUT/fuzz" >"$OUT/fuzz.log" 2>&1
 rc=$?
 grep -E '^(reduced|reduction|  not reduced)' "$OUT/fuzz.log"
-check "fuzz finds the fault and reduces at its end" "[ $rc = 1 ] && grep -q '^reduction: ' '$OUT/fuzz.log'"
+check "fuzz finds the fault and reduces at its end (--verbose prints each reduction)" "[ $rc = 1 ] && grep -q '^reduction: ' '$OUT/fuzz.log'"
 check "each .min.json sits beside its original, and events.jsonl says so" "python3 - '$OUT/fuzz' <<'PY'
 import glob, json, os, sys
 run = sys.argv[1]

@@ -8,11 +8,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
+#include "json/write.hpp"
 #include "run/finding_files.hpp"
 #include "run/json_file.hpp"
 #include "run/layout.hpp"
@@ -187,6 +190,69 @@ TEST_F(RunFolderFiles, FuzzReduceMergeAndBaselineCheckFitTheirSchemas) {
   expect_folder_fits(again);
   EXPECT_NE(slurp(tmp_ / "merge2.log").find("(2 runs in merge.json)"), std::string::npos)
       << slurp(tmp_ / "merge2.log");
+}
+
+TEST_F(RunFolderFiles, EveryLayerIsOnTheEventLogAndItsEndComesAfterTheLastLayer) {
+  // Layer 1 on the in-process adapter, then layer 3 through the stand-in client fake-a, which differs
+  // from the reference host on many rows (tests/fake_clients): layer-3 findings are certain.
+  const fs::path run = base_ / "run";
+  int rc = sh(
+      kBinary + " fuzz --runs 300 --seed 4 --reduce-budget 0 --adapters cpp --layers structural,contextual " +
+          "--client-config " + shell_quote(kSource + "/tests/fake_clients/clients.json") +
+          " --clients fake-a --scenario-batches 2 --scenario-batch 8 --out " + shell_quote(run.string()),
+      tmp_ / "fuzz.log");
+  ASSERT_EQ(rc, 1) << "fake-a's differences fail the run: " << slurp(tmp_ / "fuzz.log");
+  EXPECT_GT(expect_folder_fits(run), 0u);  // events.jsonl included, line by line
+
+  std::vector<json::Value> events;
+  {
+    std::ifstream in(run / kEventLogFile);
+    for (std::string line; std::getline(in, line);) events.push_back(json::parse(line).value());
+  }
+  auto name = [](const json::Value& e) { return e.find("event")->string_value(); };
+  auto has_layer = [](const json::Value& e, const std::string& layer) {
+    const json::Value* layers = e.find("layers");
+    if (!layers) return false;
+    for (const auto& l : layers->items())
+      if (l.string_value() == layer) return true;
+    return false;
+  };
+  std::set<std::string> contextual_files;
+  std::size_t last_layer3 = 0, end_at = 0, ends = 0, structural_points = 0, contextual_points = 0;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const json::Value& e = events[i];
+    if (name(e) == "finding" && e.find("layer")->string_value() == "contextual") {
+      contextual_files.insert(e.find("file")->string_value());
+      last_layer3 = i;
+    }
+    if (name(e) == "progress" && has_layer(e, "contextual")) {
+      ++contextual_points;
+      last_layer3 = i;
+    }
+    if (name(e) == "progress" && has_layer(e, "structural")) ++structural_points;
+    if (name(e) == "end") {
+      ++ends;
+      end_at = i;
+    }
+  }
+  EXPECT_GT(structural_points, 0u);
+  EXPECT_EQ(contextual_points, 2u) << "one progress point per layer-3 batch";
+  // Every layer-3 finding file has its event.
+  std::set<std::string> on_disk;
+  for (const auto& f : list_finding_files(run / kFindingsDir)) {
+    auto loaded = read_json_object(f.path);
+    if (loaded.find("scenario")) on_disk.insert(std::string(kFindingsDir) + "/" + f.name);
+  }
+  EXPECT_FALSE(on_disk.empty());
+  EXPECT_EQ(contextual_files, on_disk);
+  ASSERT_EQ(ends, 1u);
+  EXPECT_GT(end_at, last_layer3) << "the end comes after the last layer";
+  const json::Value& end = events[end_at];
+  EXPECT_TRUE(has_layer(end, "structural") && has_layer(end, "contextual"));
+  auto summary = json::parse(slurp(run / kSummaryFile)).value();
+  EXPECT_EQ(json::write(*end.find("generated")), json::write(*summary.find("generated")))
+      << "the end's totals are the run's, layer 3's rows included";
+  EXPECT_EQ(json::write(*end.find("exitCode")), "1");
 }
 
 TEST_F(RunFolderFiles, TheReplayCommandRunsThroughAShellForAnyPath) {

@@ -6,9 +6,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "differential/canonical_comparator.hpp"
-#include "differential/comparator.hpp"
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
 #include "json/write.hpp"
+#include "layers/canonical/canonical_comparator.hpp"
+#include "layers/structural/comparator.hpp"
 
 namespace crosscheck::baseline {
 namespace {
@@ -28,22 +30,22 @@ std::string load_error(const std::string& name) {
   return b.ok() ? "" : b.error();
 }
 
-differential::ImplResult result(const std::string& impl, differential::Outcome outcome,
-                                std::vector<differential::Diag> diags = {}) {
-  differential::ImplResult r;
+core::ImplResult result(const std::string& impl, core::Outcome outcome, std::vector<core::Diag> diags = {}) {
+  core::ImplResult r;
   r.implementation = impl;
   r.outcome = outcome;
   r.diagnostics = std::move(diags);
-  if (outcome == differential::Outcome::kAccepted) r.encoded = R"({"size":9007199254740992})";
+  if (outcome == core::Outcome::kAccepted) r.encoded = R"({"size":9007199254740992})";
   return r;
 }
 
 /// A real divergence from the comparator: python accepts an unsafe integer the decoder rejects.
-differential::Divergence unsafe_integer_divergence() {
-  using differential::Outcome;
-  auto found = differential::compare("content_upload_receipt", R"({"size":9007199254740992})",
-                                     {result("cpp", Outcome::kRejected, {{"/size", "invalid_type", "error"}}),
-                                      result("python", Outcome::kAccepted)});
+core::Divergence unsafe_integer_divergence() {
+  using core::Outcome;
+  auto found =
+      layers::structural::compare("content_upload_receipt", R"({"size":9007199254740992})",
+                                  {result("cpp", Outcome::kRejected, {{"/size", "invalid_type", "error"}}),
+                                   result("python", Outcome::kAccepted)});
   EXPECT_EQ(found.size(), 1u);
   return found.front();
 }
@@ -88,7 +90,7 @@ TEST(BaselineGlob, BucketIdsAreSixteenLowercaseHexDigits) {
 
 TEST(BaselineMatch, BucketIdOrSignatureGlobWithClassRootAndImplementationFilters) {
   auto d = unsafe_integer_divergence();
-  ASSERT_EQ(d.cls, differential::DivergenceClass::kAcceptance);
+  ASSERT_EQ(d.cls, core::DivergenceClass::kAcceptance);
   EXPECT_TRUE(matches_divergence(entry({"python"}, d.bucket), "content_upload_receipt", d));
   EXPECT_TRUE(matches_divergence(entry({"python"}, d.signature), "content_upload_receipt", d));
   EXPECT_TRUE(matches_divergence(entry({"python"}, "*python=accepted*"), "content_upload_receipt", d));
@@ -121,8 +123,8 @@ TEST(BaselineMatch, PatternsDoNotDependOnTheSignatureLayout) {
   for (std::string signature :
        {"content_upload_receipt|acceptance|cpp=rejected,python=accepted|invalid_type@/size|big-integer",
         "acceptance|cpp=rejected,python=accepted,rust=accepted|invalid_type|big-number-in-typed-slot"}) {
-    differential::Divergence d;
-    d.cls = differential::DivergenceClass::kAcceptance;
+    core::Divergence d;
+    d.cls = core::DivergenceClass::kAcceptance;
     d.implementations = {"cpp", "python"};
     d.signature = signature;
     d.bucket = "0123456789abcdef";
@@ -154,11 +156,11 @@ TEST(BaselineFile, TheShippedBaselineLoads) {
 // The shipped implementation-defined entries recognise the comparator's divergences on their own
 // witnesses (the signature layout changed once: docs/signatures.md), with the SDKs' recorded answers.
 TEST(BaselineFile, TheShippedEntriesCoverTheirWitnesses) {
-  using differential::Outcome;
+  using core::Outcome;
   std::string path = std::string(CROSSCHECK_TEST_DATA) + "/baseline/known.json";
   auto b = parse_baseline(slurp(path), path);
   ASSERT_TRUE(b.ok()) << b.error();
-  const differential::Diag refused{"", "invalid_json", "error"};
+  const core::Diag refused{"", "invalid_json", "error"};
   std::size_t checked = 0;
   for (const auto& e : b->entries) {
     if (!e.witness || !e.witness->input) continue;
@@ -168,8 +170,7 @@ TEST(BaselineFile, TheShippedEntriesCoverTheirWitnesses) {
     parsed.encoded = in;
     auto python = parsed;
     python.implementation = "python";
-    std::vector<differential::ImplResult> answers{parsed, python,
-                                                  result("rust", Outcome::kRejected, {refused})};
+    std::vector<core::ImplResult> answers{parsed, python, result("rust", Outcome::kRejected, {refused})};
     if (e.id == "sdk-0.10.1-python-deep-encode") {  // parses, then cannot encode
       answers[1].encoded.reset();
       answers[1].encode_error = "RecursionError: maximum recursion depth exceeded";
@@ -177,7 +178,7 @@ TEST(BaselineFile, TheShippedEntriesCoverTheirWitnesses) {
     if (e.id == "sdk-0.10.1-rust-wide-integer-in-tagged-union") {  // parses, then cannot hydrate
       answers[2].diagnostics = {{"", "invalid_type", "error"}};
     }
-    auto found = differential::compare(e.witness->root, in, answers);
+    auto found = layers::structural::compare(e.witness->root, in, answers);
     bool covered = false;
     for (const auto& d : found) covered = covered || matches_divergence(e, e.witness->root, d);
     EXPECT_TRUE(covered) << e.id << ": " << (found.empty() ? "no divergence" : found.front().signature);
@@ -189,13 +190,13 @@ TEST(BaselineFile, TheShippedEntriesCoverTheirWitnesses) {
 // The shipped layer-2 entries recognise the canonical comparator's divergences on their witnesses,
 // with the answers recorded in docs/findings.md (§9, §10, §11, §13).
 TEST(BaselineFile, TheShippedLayerTwoEntriesCoverTheirWitnesses) {
-  using differential::Outcome;
-  using differential::Verdict;
+  using core::Outcome;
+  using core::Verdict;
   std::string path = std::string(CROSSCHECK_TEST_DATA) + "/baseline/known.json";
   auto b = parse_baseline(slurp(path), path);
   ASSERT_TRUE(b.ok()) << b.error();
   auto validated = [](std::string impl, Verdict v, std::string message = "") {
-    differential::ValidateResult r;
+    core::ValidateResult r;
     r.implementation = std::move(impl);
     r.verdict = v;
     if (!message.empty()) r.message = std::move(message);
@@ -204,8 +205,8 @@ TEST(BaselineFile, TheShippedLayerTwoEntriesCoverTheirWitnesses) {
   std::size_t checked = 0;
   for (const auto& e : b->entries) {
     if (!e.witness || !e.witness->input || !e.bucket || e.bucket->rfind("canonical|", 0) != 0) continue;
-    std::vector<differential::ValidateResult> validations;
-    std::vector<differential::ImplResult> decodes;
+    std::vector<core::ValidateResult> validations;
+    std::vector<core::ImplResult> decodes;
     if (e.id == "sdk-0.10.1-python-validator-non-object") {
       validations = {validated("cpp", Verdict::kInvalid),
                      validated("python", Verdict::kError, "AttributeError"),
@@ -225,7 +226,7 @@ TEST(BaselineFile, TheShippedLayerTwoEntriesCoverTheirWitnesses) {
       decodes = {result("cpp", Outcome::kRejected, {{"", "ambiguous_union", "error"}}),
                  result("python", Outcome::kRejected, {{"", "ambiguous_union", "error"}})};
     }
-    auto found = differential::compare_canonical(*e.witness->input, validations, decodes);
+    auto found = layers::canonical::compare_canonical(*e.witness->input, validations, decodes);
     bool covered = false;
     for (const auto& d : found) covered = covered || matches_divergence(e, e.witness->root, d);
     EXPECT_TRUE(covered) << e.id << ": " << (found.empty() ? "no divergence" : found.front().signature);

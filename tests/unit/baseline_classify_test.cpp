@@ -8,17 +8,19 @@
 
 #include "baseline/classify.hpp"
 #include "json/write.hpp"
+#include "layers/structural/comparator.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "run/finding_file.hpp"
 
 namespace crosscheck::baseline {
 namespace {
 
 namespace fs = std::filesystem;
-using differential::Outcome;
+using core::Outcome;
 
-differential::ImplResult answer(const std::string& impl, Outcome outcome, const std::string& input,
-                                std::vector<differential::Diag> diags = {}) {
-  differential::ImplResult r;
+core::ImplResult answer(const std::string& impl, Outcome outcome, const std::string& input,
+                        std::vector<core::Diag> diags = {}) {
+  core::ImplResult r;
   r.implementation = impl;
   r.outcome = outcome;
   r.diagnostics = std::move(diags);
@@ -28,13 +30,13 @@ differential::ImplResult answer(const std::string& impl, Outcome outcome, const 
 
 /// A finding as fuzz writes it, its divergences from the real comparator.
 run::Finding finding(const std::string& root, const std::string& input,
-                     std::vector<differential::ImplResult> results) {
+                     std::vector<core::ImplResult> results) {
   run::Finding f;
   f.root = root;
   f.input = input;
   f.results = std::move(results);
-  f.divergences = differential::compare(root, input, f.results);
-  f.traits = differential::analyse_input(input).names();
+  f.divergences = layers::structural::compare(root, input, f.results);
+  f.traits = layers::structural::analyse_input(input).names();
   f.replay = "crosscheck replay " + run::finding_file_name(f);
   return f;
 }

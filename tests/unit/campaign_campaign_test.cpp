@@ -39,14 +39,14 @@ class CampaignTest : public ::testing::Test {
     auto ir = schema::load_schema(std::string(CROSSCHECK_TEST_SCHEMAS) + "/mini");
     ASSERT_TRUE(ir.ok()) << ir.error().message();
     ir_ = std::make_shared<const schema::Ir>(std::move(ir).value());
-    differential::AdapterConfig cpp;
+    exec::AdapterConfig cpp;
     cpp.spec.name = "cpp";
-    differential::AdapterConfig planted;
+    exec::AdapterConfig planted;
     planted.spec.name = "planted";
     planted.spec.argv = {"python3", kNeedleAdapter};
-    differential::PoolOptions pool;
+    exec::PoolOptions pool;
     pool.deadline = std::chrono::milliseconds(5000);
-    set_ = std::make_unique<differential::ImplementationSet>(ir_, std::vector{cpp, planted}, pool);
+    set_ = std::make_unique<exec::ImplementationSet>(ir_, std::vector{cpp, planted}, pool);
     ASSERT_TRUE(set_->failures().empty()) << set_->failures().front().message;
     out_ = fs::temp_directory_path() / ("crosscheck-campaign-test-" + std::to_string(::getpid()) + "-" +
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -66,7 +66,7 @@ class CampaignTest : public ::testing::Test {
       Seen s;
       s.file = w.file;
       s.bucket = w.divergence.bucket;
-      s.cls = differential::class_name(w.divergence.cls);
+      s.cls = core::class_name(w.divergence.cls);
       s.input = w.finding.input;
       s.new_bucket = w.new_bucket;
       s.implementation_defined = w.implementation_defined;
@@ -79,7 +79,7 @@ class CampaignTest : public ::testing::Test {
   }
 
   std::shared_ptr<const schema::Ir> ir_;
-  std::unique_ptr<differential::ImplementationSet> set_;
+  std::unique_ptr<exec::ImplementationSet> set_;
   fs::path out_;
   std::vector<Seen> seen_;
   std::atomic<bool> found_{false};

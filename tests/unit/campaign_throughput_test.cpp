@@ -49,16 +49,16 @@ class ThroughputTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(base_); }
 
   /// An implementation set of the C++ decoder and the fake adapter with `extra` arguments.
-  std::unique_ptr<differential::ImplementationSet> start(std::vector<std::string> extra) {
-    differential::AdapterConfig cpp;
+  std::unique_ptr<exec::ImplementationSet> start(std::vector<std::string> extra) {
+    exec::AdapterConfig cpp;
     cpp.spec.name = "cpp";
-    differential::AdapterConfig fake;
+    exec::AdapterConfig fake;
     fake.spec.name = "fake";
     fake.spec.argv = {"python3", kFakeAdapter};
     fake.spec.argv.insert(fake.spec.argv.end(), extra.begin(), extra.end());
-    differential::PoolOptions pool;
+    exec::PoolOptions pool;
     pool.deadline = std::chrono::milliseconds(10000);
-    auto set = std::make_unique<differential::ImplementationSet>(ir_, std::vector{cpp, fake}, pool);
+    auto set = std::make_unique<exec::ImplementationSet>(ir_, std::vector{cpp, fake}, pool);
     EXPECT_TRUE(set->failures().empty()) << set->failures().front().message;
     return set;
   }
@@ -113,7 +113,7 @@ TEST_F(ThroughputTest, TheAdapterCpuTimeIsSummedOverRestarts) {
   // batch, and the time of each reaped process stays in the figure.
   auto set = start({"--always", "EXITLATER"});
   const double before = set->adapter_cpu_seconds().at("fake");
-  std::vector<differential::DecodeRequest> batch{{"ping", "{}"}};
+  std::vector<exec::DecodeRequest> batch{{"ping", "{}"}};
   for (int k = 0; k < 4; ++k) set->run(batch);
   // Four Python starts at least (tens of milliseconds each) besides the first process's.
   EXPECT_GT(set->adapter_cpu_seconds().at("fake"), before + 0.02);
@@ -252,8 +252,8 @@ TEST_F(ThroughputTest, ARunsGenerationLoopGivesWayOnlyWhenPaced) {
 
 TEST_F(ThroughputTest, TwoBatchesInFlightEachGetTheirOwnResults) {
   auto set = start({});
-  std::vector<differential::DecodeRequest> first{{"ping", "{\"a\":1}"}, {"ping", "{\"a\":2}"}};
-  std::vector<differential::DecodeRequest> second{{"ping", "[3]"}};
+  std::vector<exec::DecodeRequest> first{{"ping", "{\"a\":1}"}, {"ping", "{\"a\":2}"}};
+  std::vector<exec::DecodeRequest> second{{"ping", "[3]"}};
   auto one = set->start(first);
   set->wait_for_adapters(*one);
   auto two = set->start(second);  // with the pools while the first is compared
@@ -281,14 +281,14 @@ TEST_F(ThroughputTest, BatchesStartedBeforeAnyIsAnsweredComeBackInOrderWithBothL
   // the pool's thread) and has no canonical layer (answered at once, on this thread); each batch
   // waits for both.
   auto set = start({});
-  differential::Layers both;
+  core::Layers both;
   both.canonical = true;
-  std::vector<std::vector<differential::DecodeRequest>> batches(3);
+  std::vector<std::vector<exec::DecodeRequest>> batches(3);
   for (int b = 0; b < 3; ++b) {
     for (int i = 0; i < 5; ++i)
       batches[b].push_back({"ping", "{\"b\":" + std::to_string(b) + ",\"i\":" + std::to_string(i) + "}"});
   }
-  std::vector<std::unique_ptr<differential::ImplementationSet::InFlight>> flights;
+  std::vector<std::unique_ptr<exec::ImplementationSet::InFlight>> flights;
   for (const auto& batch : batches) flights.push_back(set->start(batch, both));
   for (int b = 0; b < 3; ++b) {
     auto results = set->finish(std::move(flights[b]));
@@ -299,7 +299,7 @@ TEST_F(ThroughputTest, BatchesStartedBeforeAnyIsAnsweredComeBackInOrderWithBothL
       EXPECT_EQ(results[i].results[1].encoded, batches[b][i].input);  // the fake echoes its own input
       ASSERT_EQ(results[i].validations.size(), 2u);
       EXPECT_EQ(results[i].validations[1].implementation, "fake");
-      EXPECT_EQ(results[i].validations[1].verdict, differential::Verdict::kUnsupported);
+      EXPECT_EQ(results[i].validations[1].verdict, core::Verdict::kUnsupported);
     }
   }
 }
@@ -308,7 +308,7 @@ TEST_F(ThroughputTest, ABatchDroppedUnfinishedWaitsForItsPoolsAndTheSetGoesOn) {
   // The sender's error path drops a started batch: the pools write into it until they have answered,
   // so dropping it waits for them (under ASan a write after the drop would be reported).
   auto set = start({});
-  std::vector<differential::DecodeRequest> batch{{"ping", "{\"a\":1}"}, {"ping", "{\"a\":2}"}};
+  std::vector<exec::DecodeRequest> batch{{"ping", "{\"a\":1}"}, {"ping", "{\"a\":2}"}};
   {
     auto dropped = set->start(batch);
     auto also = set->start(batch);
@@ -320,28 +320,26 @@ TEST_F(ThroughputTest, ABatchDroppedUnfinishedWaitsForItsPoolsAndTheSetGoesOn) {
 
 TEST_F(ThroughputTest, TheReferenceTakesADecodeDoneOnItsOwnIrAndDecodesAnyOther) {
   auto set = start({});
-  std::vector<differential::DecodeRequest> batch{{"ping_event", "{\"type\":\"ping\"}"},
-                                                 {"ping_event", "{\"type\":\"pong\"}"}};
+  std::vector<exec::DecodeRequest> batch{{"ping_event", "{\"type\":\"ping\"}"},
+                                         {"ping_event", "{\"type\":\"pong\"}"}};
   auto plain = set->run(batch);
   ASSERT_EQ(plain.size(), 2u);
   // A result the decoder would not give, on the set's own IR: taken as it is.
-  differential::ImplementationSet::ReferenceDecode given{
-      &set->default_ir(),
-      plain[0].results[0].outcome != differential::Outcome::kAccepted,
-      {{"/x", "given-code", decoder::Severity::kError, "given"}},
-      std::string("\"given\""),
-      42.5};
+  exec::ImplementationSet::ReferenceDecode given{&set->default_ir(),
+                                                 plain[0].results[0].outcome != core::Outcome::kAccepted,
+                                                 {{"/x", "given-code", decoder::Severity::kError, "given"}},
+                                                 std::string("\"given\""),
+                                                 42.5};
   // The same result claimed on another copy of the schema: not this reference's decode, so ignored.
   auto copy = schema::load_schema(std::string(CROSSCHECK_TEST_SCHEMAS) + "/mini");
   ASSERT_TRUE(copy.ok());
-  differential::ImplementationSet::ReferenceDecode foreign = given;
+  exec::ImplementationSet::ReferenceDecode foreign = given;
   foreign.ir = &copy.value();
   auto results = set->finish(set->start(batch, {}, {&given, &foreign}));
   ASSERT_EQ(results.size(), 2u);
   const auto& taken = results[0].results[0];
   EXPECT_EQ(taken.implementation, "cpp");
-  EXPECT_EQ(taken.outcome,
-            given.accepted ? differential::Outcome::kAccepted : differential::Outcome::kRejected);
+  EXPECT_EQ(taken.outcome, given.accepted ? core::Outcome::kAccepted : core::Outcome::kRejected);
   EXPECT_NE(taken.outcome, plain[0].results[0].outcome);
   ASSERT_EQ(taken.diagnostics.size(), 1u);
   EXPECT_EQ(taken.diagnostics[0].code, "given-code");
@@ -359,15 +357,15 @@ TEST_F(ThroughputTest, ACampaignGivesTheSameAnswersWhetherItsDecodesAreReusedOrN
   // copy of the same schema every input is decoded again. A deterministic run must not tell them apart.
   // The needle adapter accepts any JSON text and reports this schema, so it is compared with the
   // decoder (the fake adapter's roots are skewed).
-  differential::AdapterConfig cpp;
+  exec::AdapterConfig cpp;
   cpp.spec.name = "cpp";
-  differential::AdapterConfig needle;
+  exec::AdapterConfig needle;
   needle.spec.name = "needle";
   needle.spec.argv = {"python3",
                       std::string(CROSSCHECK_SOURCE_DIR) + "/tests/fake_adapters/needle_adapter.py"};
-  differential::PoolOptions pool;
+  exec::PoolOptions pool;
   pool.deadline = std::chrono::milliseconds(10000);
-  auto set = std::make_unique<differential::ImplementationSet>(ir_, std::vector{cpp, needle}, pool);
+  auto set = std::make_unique<exec::ImplementationSet>(ir_, std::vector{cpp, needle}, pool);
   ASSERT_TRUE(set->failures().empty()) << set->failures().front().message;
   auto copy = schema::load_schema(std::string(CROSSCHECK_TEST_SCHEMAS) + "/mini");
   ASSERT_TRUE(copy.ok());
@@ -395,7 +393,7 @@ TEST_F(ThroughputTest, TheSenderHandlesEveryInputInOrderWithItsOwnResults) {
   auto set = start({});
   std::vector<std::string> handled, answered;
   {
-    Sender sender(*set, 4, {}, nullptr, 0, [&](const Pending& p, const differential::PayloadResults& r) {
+    Sender sender(*set, 4, {}, nullptr, 0, [&](const Pending& p, const core::PayloadResults& r) {
       handled.push_back(p.bytes);
       answered.push_back(r.results.at(1).encoded.value_or(""));
     });
@@ -419,7 +417,7 @@ TEST_F(ThroughputTest, AStoppedSenderCompletesTheBatchInFlightAndSendsNoMore) {
   {
     Sender sender(
         *set, 4, {}, [&] { return stop.load(); }, 0,
-        [&](const Pending&, const differential::PayloadResults& r) {
+        [&](const Pending&, const core::PayloadResults& r) {
           EXPECT_FALSE(r.interrupted);
           ++handled;
           stop = true;  // after the first result: what is queued is not sent

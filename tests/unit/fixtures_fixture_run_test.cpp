@@ -10,8 +10,8 @@
 
 namespace crosscheck::fixtures {
 namespace {
-using differential::Outcome;
-using differential::Verdict;
+using core::Outcome;
+using core::Verdict;
 
 class JudgeTest : public ::testing::Test {
  protected:
@@ -43,8 +43,8 @@ class JudgeTest : public ::testing::Test {
   void plan_all() {
     probes_ = plan(manifest_, files_, snapshot_);
     std::size_t n = answers_.implementations.size();
-    answers_.canonical.assign(probes_.size(), std::vector<differential::ValidateResult>(n));
-    answers_.structural.assign(probes_.size(), std::vector<differential::ImplResult>(n));
+    answers_.canonical.assign(probes_.size(), std::vector<core::ValidateResult>(n));
+    answers_.structural.assign(probes_.size(), std::vector<core::ImplResult>(n));
     for (auto& row : answers_.canonical) {
       for (auto& v : row) v.verdict = Verdict::kValid;
     }

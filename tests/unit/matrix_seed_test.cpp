@@ -9,6 +9,7 @@
 
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
+#include "layers/structural/comparator.hpp"
 #include "matrix/seed.hpp"
 #include "run/finding_file.hpp"
 #include "schema/loader.hpp"
@@ -16,12 +17,12 @@
 namespace crosscheck::matrix {
 namespace {
 
-using differential::Outcome;
+using core::Outcome;
 namespace fs = std::filesystem;
 
-differential::ImplResult answer(const std::string& impl, Outcome outcome, const std::string& input,
-                                std::vector<differential::Diag> diags = {}) {
-  differential::ImplResult r;
+core::ImplResult answer(const std::string& impl, Outcome outcome, const std::string& input,
+                        std::vector<core::Diag> diags = {}) {
+  core::ImplResult r;
   r.implementation = impl;
   r.outcome = outcome;
   r.diagnostics = std::move(diags);
@@ -30,13 +31,13 @@ differential::ImplResult answer(const std::string& impl, Outcome outcome, const 
 }
 
 baseline::RunFinding finding(const std::string& name, const std::string& root, const std::string& input,
-                             std::vector<differential::ImplResult> results) {
+                             std::vector<core::ImplResult> results) {
   baseline::RunFinding rf;
   rf.path = "findings/" + name + ".json";
   rf.finding.root = root;
   rf.finding.input = input;
   rf.finding.results = std::move(results);
-  rf.finding.divergences = differential::compare(root, input, rf.finding.results);
+  rf.finding.divergences = layers::structural::compare(root, input, rf.finding.results);
   return rf;
 }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "json/write.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "reduce/reduce_files.hpp"
 #include "reduce/reducer.hpp"
 #include "run/event_log.hpp"
@@ -60,14 +61,14 @@ class ReducerTest : public ::testing::Test {
     auto ir = schema::load_schema(std::string(CROSSCHECK_TEST_SCHEMAS) + "/mini");
     ASSERT_TRUE(ir.ok()) << ir.error().message();
     ir_ = std::make_shared<const schema::Ir>(std::move(ir).value());
-    differential::AdapterConfig cpp;
+    exec::AdapterConfig cpp;
     cpp.spec.name = "cpp";
-    differential::AdapterConfig planted;
+    exec::AdapterConfig planted;
     planted.spec.name = "planted";
     planted.spec.argv = {"python3", kNeedleAdapter, "--marker", "BOOM"};
-    differential::PoolOptions pool;
+    exec::PoolOptions pool;
     pool.deadline = std::chrono::milliseconds(5000);
-    set_ = new differential::ImplementationSet(ir_, {cpp, planted}, pool);
+    set_ = new exec::ImplementationSet(ir_, {cpp, planted}, pool);
     ASSERT_TRUE(set_->failures().empty()) << set_->failures().front().message;
   }
   static void TearDownTestSuite() {
@@ -83,16 +84,16 @@ class ReducerTest : public ::testing::Test {
     f.input = input;
     f.divergences = r.divergences;
     f.results = r.results;
-    f.traits = differential::analyse_input(input).names();
+    f.traits = layers::structural::analyse_input(input).names();
     f.source = "reduce_reducer_test";
     return f;
   }
 
-  static std::string bucket_of(const run::Finding& f, differential::DivergenceClass cls) {
+  static std::string bucket_of(const run::Finding& f, core::DivergenceClass cls) {
     for (const auto& d : f.divergences) {
       if (d.cls == cls) return d.bucket;
     }
-    ADD_FAILURE() << "no divergence of class " << differential::class_name(cls);
+    ADD_FAILURE() << "no divergence of class " << core::class_name(cls);
     return "";
   }
 
@@ -117,17 +118,17 @@ class ReducerTest : public ::testing::Test {
   }
 
   static std::shared_ptr<const schema::Ir> ir_;
-  static differential::ImplementationSet* set_;
+  static exec::ImplementationSet* set_;
 };
 
 std::shared_ptr<const schema::Ir> ReducerTest::ir_;
-differential::ImplementationSet* ReducerTest::set_ = nullptr;
+exec::ImplementationSet* ReducerTest::set_ = nullptr;
 
 TEST_F(ReducerTest, NeedleComesDownToTheHandMinimalWitnessInTheSameBucket) {
   const std::string input = big_needle_payload();
   ASSERT_GT(input.size(), 4000u);
   run::Finding f = finding_for(input);
-  const std::string bucket = bucket_of(f, differential::DivergenceClass::kAcceptance);
+  const std::string bucket = bucket_of(f, core::DivergenceClass::kAcceptance);
   std::size_t goal = 0;
   for (const auto& w : kHandMinimal) {
     if (!goal && in_bucket(w, bucket)) goal = w.size();
@@ -161,7 +162,7 @@ TEST_F(ReducerTest, NonJsonInputIsCutBytewise) {
   input.insert(input.size() / 2, "BOOM");
   input += " tail";
   run::Finding f = finding_for(input);
-  const std::string bucket = bucket_of(f, differential::DivergenceClass::kSdkError);
+  const std::string bucket = bucket_of(f, core::DivergenceClass::kSdkError);
   ReduceOptions o;
   o.oracle = ir_.get();
   ReduceResult r = reduce(f, bucket, *set_, o);
@@ -174,7 +175,7 @@ TEST_F(ReducerTest, NonJsonInputIsCutBytewise) {
 
 TEST_F(ReducerTest, BudgetStopsWithTheBestSoFar) {
   run::Finding f = finding_for(big_needle_payload());
-  const std::string bucket = bucket_of(f, differential::DivergenceClass::kAcceptance);
+  const std::string bucket = bucket_of(f, core::DivergenceClass::kAcceptance);
   ReduceOptions o;
   o.budget = 60;
   ReduceResult r = reduce(f, bucket, *set_, o);

@@ -46,7 +46,7 @@ run::Finding finding_with(const scenario::Row& row, const std::string& bucket) {
   run::Finding f;
   f.root = "intercept_response";
   f.input = row.raw;
-  differential::Divergence d{};
+  core::Divergence d{};
   d.bucket = bucket;
   f.divergences.push_back(d);
   return f;

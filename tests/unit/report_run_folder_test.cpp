@@ -9,18 +9,21 @@
 
 #include "json/parse.hpp"
 #include "json/write.hpp"
+#include "layers/structural/comparator.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "report/run_folder.hpp"
 #include "report/writers.hpp"
 #include "run/event_log.hpp"
 #include "run/finding_file.hpp"
+#include "util/file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::report {
 namespace {
 
 namespace fs = std::filesystem;
-using differential::DivergenceClass;
-using differential::Outcome;
+using core::DivergenceClass;
+using core::Outcome;
 using run::EventFile;
 using run::EventLog;
 using run::read_events;
@@ -29,9 +32,8 @@ const std::string kHostile = std::string(
     "{\"kind\":\"</script><script>document.title='pwned'</script>\",\"x\":\"<img src=x onerror=alert(1)>\","
     "\"y\":\"```\\n````\",\"z\":\"\xff\xfe\x01\"}");
 
-differential::ImplResult result(const std::string& impl, Outcome o,
-                                std::vector<differential::Diag> diags = {}) {
-  differential::ImplResult r;
+core::ImplResult result(const std::string& impl, Outcome o, std::vector<core::Diag> diags = {}) {
+  core::ImplResult r;
   r.implementation = impl;
   r.outcome = o;
   r.diagnostics = std::move(diags);
@@ -43,7 +45,7 @@ run::Finding finding(const std::string& input, const std::string& bucket, bool i
   run::Finding f;
   f.root = "effect";
   f.input = input;
-  differential::Divergence d;
+  core::Divergence d;
   d.cls = DivergenceClass::kAcceptance;
   d.implementations = {"cpp", "python", "rust"};
   d.detail = "accepted by python <script>alert(1)</script>; rejected by cpp, rust";
@@ -170,6 +172,59 @@ TEST_F(RunFolder, HtmlIsInertAndComplete) {
     EXPECT_NE(html.find(heading), std::string::npos) << heading;
 }
 
+TEST_F(RunFolder, TheMatrixHasALayerRowOnlyForTheRootsTheLayerRanOnAndThePlotShowsLayer3) {
+  // Without "layers" (an older summary) where each layer ran is unknown: every root has every row.
+  // A matrix row of `root` (its heading may add "(skewed)") whose layer cell is `layer`.
+  auto row = [](const std::string& html, const std::string& root, const std::string& layer) {
+    const std::string head = "<tr><th class=\"root\"><code>" + root + "</code>";
+    const std::string cell = "<td class=\"layer\">" + layer + "</td>";
+    for (std::size_t at = html.find(head); at != std::string::npos; at = html.find(head, at + 1)) {
+      const std::size_t found = html.find("<td class=\"layer\">", at);
+      if (found != std::string::npos && html.compare(found, cell.size(), cell) == 0) return true;
+    }
+    return false;
+  };
+  std::string html = html_report(load_run(dir.string()));
+  EXPECT_TRUE(row(html, "effect", "structural")) << html;
+
+  // Layer 1 on effect and intercept_request, layer 3 on intercept_response only.
+  json::Value summary = json::parse(*read_file_bytes(dir / "summary.json")).value();
+  summary.find("roots")->push(json::Value::string("intercept_response"));
+  json::Value by_layer = json::Value::object();
+  by_layer.add("structural", json::Value::number("3"));
+  by_layer.add("contextual", json::Value::number("0"));
+  summary.add("byLayer", std::move(by_layer));
+  summary.add("layers", json::parse(R"({"structural":{"inputs":100,"roots":["effect","intercept_request"]},)"
+                                    R"("contextual":{"inputs":24,"roots":["intercept_response"]}})")
+                            .value());
+  write(dir / "summary.json", json::write(summary));
+  // Layer 3's points and finding follow the adapters' campaign on the same log.
+  write(dir / "events.jsonl",
+        "{\"t\":0,\"event\":\"start\",\"seed\":7,\"implementations\":[\"cpp\"],\"roots\":[],\"resumed\":"
+        "false}\n"
+        "{\"t\":2,\"event\":\"progress\",\"generated\":500,\"sent\":50,\"divergentInputs\":1,"
+        "\"contractInputs\":1,\"buckets\":1,\"findings\":1,\"coverage\":40,\"inputsPerSecond\":250,"
+        "\"sentPerSecond\":25,\"layers\":[\"structural\"]}\n"
+        "{\"t\":9,\"event\":\"finding\",\"file\":\"findings/diverge-l3.json\",\"bucket\":\"b3\","
+        "\"class\":\"contextual-result\",\"layer\":\"contextual\",\"root\":\"intercept_response\","
+        "\"implementations\":[\"python\"],\"implementationDefined\":false,\"newBucket\":true}\n"
+        "{\"t\":10,\"event\":\"progress\",\"generated\":524,\"sent\":74,\"divergentInputs\":2,"
+        "\"contractInputs\":2,\"buckets\":2,\"findings\":2,\"coverage\":40,\"inputsPerSecond\":3,"
+        "\"sentPerSecond\":3,\"layers\":[\"contextual\"]}\n"
+        "{\"t\":10.5,\"event\":\"end\",\"generated\":524,\"sent\":74,\"divergentInputs\":2,"
+        "\"contractInputs\":2,\"buckets\":2,\"interrupted\":false,\"exitCode\":1}\n");
+  html = html_report(load_run(dir.string()));
+  EXPECT_TRUE(row(html, "effect", "structural")) << html;
+  EXPECT_TRUE(row(html, "intercept_request", "structural")) << html;
+  EXPECT_TRUE(row(html, "intercept_response", "contextual")) << html;
+  EXPECT_FALSE(row(html, "effect", "contextual")) << "layer 3 never ran on effect";
+  EXPECT_FALSE(row(html, "intercept_request", "contextual")) << "layer 3 never ran on intercept_request";
+  EXPECT_FALSE(row(html, "intercept_response", "structural")) << "layer 1 never ran on intercept_response";
+  // The plot marks the move to layer 3 where the earlier layers' last point was, and ticks its finding.
+  EXPECT_NE(html.find("fill=\"#00897b\">layer 3</text>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<title>findings/diverge-l3.json</title>"), std::string::npos) << html;
+}
+
 TEST_F(RunFolder, JunitHasOneCasePerBucketAndOnlyXmlCharacters) {
   RunData run = load_run(dir.string());
   std::string xml = junit_report(run);
@@ -287,8 +342,8 @@ run::Finding unsafe_integer_finding() {
   for (auto& r : f.results) {
     if (r.encoded) r.encoded = f.input;  // they re-encode it faithfully: only acceptance differs
   }
-  f.divergences = differential::compare(f.root, f.input, f.results);
-  f.traits = differential::analyse_input(f.input).names();
+  f.divergences = layers::structural::compare(f.root, f.input, f.results);
+  f.traits = layers::structural::analyse_input(f.input).names();
   return f;
 }
 

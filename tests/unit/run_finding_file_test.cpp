@@ -13,22 +13,22 @@ namespace crosscheck::run {
 namespace {
 
 namespace fs = std::filesystem;
-using differential::DivergenceClass;
+using core::DivergenceClass;
 
 Finding sample() {
   Finding f;
   f.root = "content_reference";
   f.input = std::string("{\"ref\":\"x\",\"size\":null}\xff", 24);  // not UTF-8: kept as bytes
-  differential::Divergence d;
+  core::Divergence d;
   d.cls = DivergenceClass::kAcceptance;
   d.implementations = {"cpp", "python"};
   d.detail = "accepted by python; rejected by cpp";
   d.bucket = "0123456789abcdef";
   d.signature = "content_reference|acceptance|...";
   f.divergences.push_back(d);
-  differential::ImplResult r;
+  core::ImplResult r;
   r.implementation = "python";
-  r.outcome = differential::Outcome::kAccepted;
+  r.outcome = core::Outcome::kAccepted;
   r.encoded = "{\"ref\":\"x\"}";
   r.diagnostics = {{"/size", "unknown_enum", "warning"}};
   f.results.push_back(r);
@@ -137,10 +137,10 @@ TEST(FindingStore, BytesThatAreNotTextStayExactAndTheFileStaysUtf8) {
 
 TEST(FindingStore, LayerTwoResultsRoundTrip) {
   Finding f = sample();
-  f.divergences[0].layer = differential::kStructuralLayer;
-  differential::Divergence canonical;
+  f.divergences[0].layer = core::kStructuralLayer;
+  core::Divergence canonical;
   canonical.cls = DivergenceClass::kCanonicalAcceptance;
-  canonical.layer = differential::kCanonicalLayer;
+  canonical.layer = core::kCanonicalLayer;
   canonical.implementations = {"cpp", "python"};
   canonical.detail = "valid for python; invalid for cpp at '/ref'";
   canonical.implementation_defined = true;
@@ -148,19 +148,19 @@ TEST(FindingStore, LayerTwoResultsRoundTrip) {
   canonical.signature = "canonical|canonical-acceptance|cpp=invalid,python=valid|format|date-time-lower-case";
   f.divergences.push_back(canonical);
   f.document = "content-reference";
-  differential::ValidateResult ref;
+  core::ValidateResult ref;
   ref.implementation = "cpp";
-  ref.verdict = differential::Verdict::kInvalid;
+  ref.verdict = core::Verdict::kInvalid;
   ref.error_paths = {"/ref", ""};
   ref.error_keywords = {"format", "required"};
   ref.message = "format: not a date-time";
   ref.implementation_defined = {"date-time-lower-case"};
-  differential::ValidateResult py;
+  core::ValidateResult py;
   py.implementation = "python";
-  py.verdict = differential::Verdict::kValid;
-  differential::ValidateResult go;
+  py.verdict = core::Verdict::kValid;
+  core::ValidateResult go;
   go.implementation = "go";
-  go.verdict = differential::Verdict::kCrash;
+  go.verdict = core::Verdict::kCrash;
   go.stderr_tail = "panic: boom";
   f.validations = {ref, py, go};
 
@@ -171,22 +171,22 @@ TEST(FindingStore, LayerTwoResultsRoundTrip) {
   const Finding& back = loaded.value();
   EXPECT_EQ(back.document, "content-reference");
   ASSERT_EQ(back.divergences.size(), 2u);
-  EXPECT_EQ(back.divergences[0].layer, differential::kStructuralLayer);
-  EXPECT_EQ(back.divergences[1].layer, differential::kCanonicalLayer);
+  EXPECT_EQ(back.divergences[0].layer, core::kStructuralLayer);
+  EXPECT_EQ(back.divergences[1].layer, core::kCanonicalLayer);
   EXPECT_EQ(back.divergences[1].cls, DivergenceClass::kCanonicalAcceptance);
   EXPECT_TRUE(back.divergences[1].implementation_defined);
   EXPECT_EQ(back.divergences[1].signature, canonical.signature);
   ASSERT_EQ(back.validations.size(), 3u);
   EXPECT_EQ(back.validations[0].implementation, "cpp");
-  EXPECT_EQ(back.validations[0].verdict, differential::Verdict::kInvalid);
+  EXPECT_EQ(back.validations[0].verdict, core::Verdict::kInvalid);
   EXPECT_EQ(back.validations[0].error_paths, (std::vector<std::string>{"/ref", ""}));
   EXPECT_EQ(back.validations[0].error_keywords, (std::vector<std::string>{"format", "required"}));
   EXPECT_EQ(back.validations[0].message.value(), "format: not a date-time");
   EXPECT_EQ(back.validations[0].implementation_defined, std::vector<std::string>{"date-time-lower-case"});
-  EXPECT_EQ(back.validations[1].verdict, differential::Verdict::kValid);
+  EXPECT_EQ(back.validations[1].verdict, core::Verdict::kValid);
   EXPECT_TRUE(back.validations[1].error_paths.empty());
   EXPECT_FALSE(back.validations[1].message);
-  EXPECT_EQ(back.validations[2].verdict, differential::Verdict::kCrash);
+  EXPECT_EQ(back.validations[2].verdict, core::Verdict::kCrash);
   EXPECT_EQ(back.validations[2].stderr_tail, "panic: boom");
   // Writing what was read gives the same file.
   EXPECT_EQ(json::write(finding_to_json(back)), json::write(finding_to_json(f)));
@@ -204,7 +204,7 @@ TEST(FindingStore, LayerTwoResultsRoundTrip) {
   ASSERT_TRUE(parsed.ok());
   auto older = finding_from_json(parsed.value());
   ASSERT_TRUE(older.ok()) << older.error();
-  EXPECT_EQ(older.value().divergences[0].layer, differential::kStructuralLayer);
+  EXPECT_EQ(older.value().divergences[0].layer, core::kStructuralLayer);
 
   // A verdict outside the list is refused, naming the field.
   json::Value bad = finding_to_json(f);

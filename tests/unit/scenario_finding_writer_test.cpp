@@ -17,8 +17,8 @@ namespace crosscheck::scenario {
 namespace {
 
 namespace fs = std::filesystem;
-using differential::DivergenceClass;
-using differential::Outcome;
+using core::DivergenceClass;
+using core::Outcome;
 
 json::Value v(std::string_view text) {
   auto p = json::parse(text);
@@ -43,7 +43,7 @@ RowResult result(const std::string& status, const std::string& actual, const std
   return r;
 }
 
-const differential::Divergence* of_class(const run::Finding& f, DivergenceClass cls) {
+const core::Divergence* of_class(const run::Finding& f, DivergenceClass cls) {
   for (const auto& d : f.divergences)
     if (d.cls == cls) return &d;
   return nullptr;

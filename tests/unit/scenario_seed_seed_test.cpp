@@ -61,14 +61,13 @@ baseline::RunFinding finding(const std::string& name, const std::string& id, con
   f.input = R"({"id":")" + id + R"(","tags":["mine","rule:old"],"request":)" +
             (req.empty() ? request(id) : req) + R"(,"response":)" + response(id, effects) +
             R"(,"expected":{"decision":"ask"}})";
-  differential::Divergence d;
-  d.cls = differential::DivergenceClass::kContextualResult;
+  core::Divergence d;
+  d.cls = core::DivergenceClass::kContextualResult;
   d.layer = run::kContextualLayer;
   f.divergences.push_back(d);
-  differential::ImplResult sdk;
+  core::ImplResult sdk;
   sdk.implementation = "sdk-x";
-  sdk.outcome = sdk_actual == R"({"rejected":true})" ? differential::Outcome::kRejected
-                                                     : differential::Outcome::kAccepted;
+  sdk.outcome = sdk_actual == R"({"rejected":true})" ? core::Outcome::kRejected : core::Outcome::kAccepted;
   sdk.encoded = sdk_actual;
   f.results.push_back(sdk);
   f.scenario = run::ScenarioCase{run::kScenarioClients, "dir/rows.json", id, {"sdk-x"}, "", "", {}};

@@ -9,9 +9,10 @@
 #include <set>
 
 #include "canonical/canonical_validator.hpp"
+#include "core/divergence.hpp"
 #include "decoder/decoder.hpp"
-#include "differential/comparator.hpp"
 #include "gen_test_support.hpp"
+#include "layers/structural/input_traits.hpp"
 #include "schema/loader.hpp"
 #include "selftest/selftest.hpp"
 
@@ -33,7 +34,7 @@ TEST(SelftestFaults, ShippedTableCoversEveryContractArea) {
   for (const auto& f : faults) {
     EXPECT_TRUE(names.insert(f.name).second) << f.name;
     areas.insert(f.area);
-    EXPECT_TRUE(differential::parse_class(f.expected_class).has_value()) << f.name;
+    EXPECT_TRUE(core::parse_class(f.expected_class).has_value()) << f.name;
     EXPECT_FALSE(f.description.empty()) << f.name;
   }
   for (const char* area :
@@ -72,7 +73,7 @@ TEST(SelftestFaults, WitnessesAreRootsOfTheRealSchemaAndDecodeAsTheFaultNeeds) {
     }
     // A witness is a contract input: no implementation-defined trait may excuse its divergence. A big
     // number is free only in an opaque position; one that the reference's error points at is typed.
-    auto traits = differential::analyse_input(f.witness_payload);
+    auto traits = layers::structural::analyse_input(f.witness_payload);
     for (const auto& d : r.diagnostics) {
       for (const auto& p : traits.big_number_paths) {
         if (d.severity == decoder::Severity::kError && d.path == p)

@@ -2,18 +2,20 @@
 // made by the real comparator from the answers the pinned SDKs give.
 #include <gtest/gtest.h>
 
-#include "differential/comparator.hpp"
+#include "core/divergence.hpp"
+#include "core/impl_result.hpp"
+#include "layers/structural/comparator.hpp"
 #include "verdict/blame.hpp"
 
 namespace crosscheck::verdict {
 namespace {
 
-using differential::DivergenceClass;
-using differential::ImplResult;
-using differential::Outcome;
+using core::DivergenceClass;
+using core::ImplResult;
+using core::Outcome;
 
 ImplResult answer(const std::string& impl, Outcome outcome, const std::string& input,
-                  std::vector<differential::Diag> diags = {}) {
+                  std::vector<core::Diag> diags = {}) {
   ImplResult r;
   r.implementation = impl;
   r.outcome = outcome;
@@ -23,15 +25,14 @@ ImplResult answer(const std::string& impl, Outcome outcome, const std::string& i
 }
 
 /// The one divergence of class `cls` the comparator finds in `results`.
-differential::Divergence only(const std::string& input, const std::vector<ImplResult>& results,
-                              DivergenceClass cls) {
-  auto found = differential::compare("content_upload_receipt", input, results);
-  std::vector<differential::Divergence> of_class;
+core::Divergence only(const std::string& input, const std::vector<ImplResult>& results, DivergenceClass cls) {
+  auto found = layers::structural::compare("content_upload_receipt", input, results);
+  std::vector<core::Divergence> of_class;
   for (const auto& d : found) {
     if (d.cls == cls) of_class.push_back(d);
   }
   EXPECT_EQ(of_class.size(), 1u) << "divergences: " << found.size();
-  return of_class.empty() ? differential::Divergence{} : of_class.front();
+  return of_class.empty() ? core::Divergence{} : of_class.front();
 }
 
 const std::string kUnsafeSize = R"({"ref":"","sha256":"","size":9007199254740992})";
@@ -116,9 +117,9 @@ TEST(Blame, AtTheLevelOfTheTextParsedIsOneAnswerWhateverTheOutcomeAfter) {
       answer("cpp", Outcome::kRejected, input, {{"/size", "invalid_type", "error"}}),
       answer("python", Outcome::kAccepted, input),
       answer("rust", Outcome::kRejected, input, {{"", "invalid_json", "error"}})};
-  auto found = differential::compare("content_upload_receipt", input, results);
-  const differential::Divergence* text_level = nullptr;
-  const differential::Divergence* acceptance = nullptr;
+  auto found = layers::structural::compare("content_upload_receipt", input, results);
+  const core::Divergence* text_level = nullptr;
+  const core::Divergence* acceptance = nullptr;
   for (const auto& d : found) {
     if (d.cls != DivergenceClass::kAcceptance) continue;
     (std::find(d.implementations.begin(), d.implementations.end(), "rust") != d.implementations.end()

@@ -279,7 +279,7 @@ fn bench_validate(id: &Value, document: &str, request: &Value, schemas: &Result<
 }
 
 /// A decode or validate request, or a batch of them, in the layout the harness writes
-/// (differential/protocol_codec): borrowed from the line, so the base64 input is neither copied nor
+/// (src/exec/protocol_codec): borrowed from the line, so the base64 input is neither copied nor
 /// put in a map. Any other line (another op, a duplicate or unknown member, an escape in a string, a
 /// negative id) fails to match and goes through the `Value` path, which answers it the same way.
 #[derive(serde::Deserialize)]
