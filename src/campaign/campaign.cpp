@@ -274,6 +274,8 @@ class Campaign {
     // With neither layer 1 nor 2 chosen (layer 3 alone) nothing ran here to summarize: the folder is
     // still laid out, and layer 3 prints its own summary.
     if (o_.detailed_log && (o_.layers.structural || o_.layers.canonical)) print_summary(log_, summary);
+    // An adapter left out of inputs (it was stuck) changes what the verdict covers: said in any mode.
+    if (!o_.detailed_log) print_skipped(log_, summary.session);
     write_summary(summary);
     return s;
   }

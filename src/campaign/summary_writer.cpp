@@ -62,6 +62,13 @@ double sent_per_second(const SessionFigures& f) {
 
 }  // namespace
 
+void print_skipped(std::ostream& log, const SessionFigures& f) {
+  if (f.skipped.empty()) return;
+  log << "left out while stuck (a hang held them; the others were compared without them):";
+  for (const auto& [name, count] : f.skipped) log << " " << name << " " << count << " inputs";
+  log << "\n";
+}
+
 void print_summary(std::ostream& log, const RunSummary& s) {
   auto table = [&](const char* title, const std::map<std::string, std::size_t>& m) {
     log << title << ":";
@@ -99,11 +106,7 @@ void print_summary(std::ostream& log, const RunSummary& s) {
     log << "\n";
   }
   const SessionFigures& f = s.session;
-  if (!f.skipped.empty()) {
-    log << "left out while stuck (a hang held them; the others were compared without them):";
-    for (const auto& [name, count] : f.skipped) log << " " << name << " " << count << " inputs";
-    log << "\n";
-  }
+  print_skipped(log, f);
   log << std::fixed << std::setprecision(1) << "this session: " << f.seconds << " s, " << f.sent
       << " inputs sent (" << sent_per_second(f) << "/s), " << f.dropped
       << " dropped (the sender's queue was full); generation share " << std::setprecision(2)

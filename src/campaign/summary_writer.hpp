@@ -55,6 +55,8 @@ struct RunSummary {
 
 /// The tables and totals on the log (`fuzz --verbose`; the report has them too).
 void print_summary(std::ostream& log, const RunSummary& s);
+/// The adapters left out of inputs while they were stuck, one line (nothing when none was).
+void print_skipped(std::ostream& log, const SessionFigures& f);
 /// Writes <out>/summary.json atomically (run/summary_file.hpp).
 void write_summary(const RunSummary& s);
 /// "bucketRoots" of <folder>/summary.json; nothing when the file is missing. Fatal (exit 2) naming
