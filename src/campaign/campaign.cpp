@@ -101,8 +101,7 @@ class Campaign {
     // scope by one stops the sender (~Sender).
     Sender sender(
         impls_, o_.batch, o_.layers, o_.stop_when, position_.sent,
-        [this](const Pending& p, const core::PayloadResults& r) { on_results(p, r); },
-        o_.deterministic);
+        [this](const Pending& p, const core::PayloadResults& r) { on_results(p, r); }, o_.deterministic);
     sender_ = &sender;
     // A deterministic run waits for room on every input (Sender::offer): nothing to pace.
     GenerationPacer pacer(o_.deterministic ? 1.0 : o_.generation_share);

@@ -11,8 +11,8 @@ namespace crosscheck::campaign {
 
 namespace fs = std::filesystem;
 
-FindingRecorder::FindingRecorder(std::string findings_dir, std::size_t max_per_bucket,
-                                 core::Layers layers, run::RunEvents& events,
+FindingRecorder::FindingRecorder(std::string findings_dir, std::size_t max_per_bucket, core::Layers layers,
+                                 run::RunEvents& events,
                                  std::function<void(const WrittenFinding&)> on_finding)
     : store_(std::move(findings_dir)),
       max_per_bucket_(max_per_bucket),

@@ -142,8 +142,7 @@ void write_summary(const RunSummary& s) {
   if (s.options.layers.structural || s.options.layers.canonical) sum.roots = s.roots;
   // Every input sent goes to each layer of the run (exec::ImplementationSet::run).
   if (s.options.layers.structural) sum.layers[core::kStructuralLayer] = {s.totals.sent, s.roots};
-  if (s.options.layers.canonical)
-    sum.layers[core::kCanonicalLayer] = {s.totals.sent, s.canonical_roots};
+  if (s.options.layers.canonical) sum.layers[core::kCanonicalLayer] = {s.totals.sent, s.canonical_roots};
   run::SessionRecord session;
   session.seconds = s.session.seconds;
   session.sent = s.session.sent;

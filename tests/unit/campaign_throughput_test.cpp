@@ -438,7 +438,7 @@ TEST_F(ThroughputTest, AStoppedSenderCompletesTheBatchInFlightAndSendsNoMore) {
 
 /// cpp, the fake adapter, and a second one ("stuck") that never answers an input holding STUCK.
 std::unique_ptr<exec::ImplementationSet> start_with_stuck(const std::shared_ptr<const schema::Ir>& ir,
-                                                                  std::chrono::milliseconds deadline) {
+                                                          std::chrono::milliseconds deadline) {
   exec::AdapterConfig cpp, fake, stuck;
   cpp.spec.name = "cpp";
   fake.spec.name = "fake";
@@ -496,9 +496,7 @@ TEST_F(ThroughputTest, AStoppedRunCutsTheBatchAStuckAdapterHoldsInsteadOfWaiting
   {
     Sender sender(
         *set, 4, {}, [&] { return stop.load(); }, 0,
-        [&](const Pending&, const core::PayloadResults& r) {
-          ++(r.interrupted ? interrupted : compared);
-        });
+        [&](const Pending&, const core::PayloadResults& r) { ++(r.interrupted ? interrupted : compared); });
     sender.offer({"ping", "[\"STUCK\"]", "test", 0, std::nullopt}, true);
     for (int k = 0; k < 3; ++k)
       sender.offer({"ping", "[" + std::to_string(k) + "]", "test", 0, std::nullopt}, true);
