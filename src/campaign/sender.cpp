@@ -35,11 +35,18 @@ Sender::~Sender() {
   failed_ = true;  // the owner's scope is left by an error: stop without sending the rest
   close();
   thread_.join();
+  return_stuck_adapters();
 }
 
 bool Sender::stopped() const {
   return exec::stop_requested() || (stop_when_ && stop_when_()) || failed_ || time_up_;
 }
+
+// Every batch is settled once the thread has ended, so no adapter has anything unanswered: asked now,
+// skip_stuck() (with a floor nothing reaches) returns each adapter the run found stuck to the set.
+// Without it, what uses the set after the run (the reduction, replay) would still skip that adapter,
+// and its findings would not reproduce.
+void Sender::return_stuck_adapters() { impls_.skip_stuck(std::chrono::hours(24 * 365)); }
 
 void Sender::time_is_up() {
   time_up_ = true;
@@ -84,6 +91,7 @@ void Sender::close() {
 void Sender::finish() {
   close();
   thread_.join();
+  return_stuck_adapters();
   if (error_) std::rethrow_exception(error_);
 }
 

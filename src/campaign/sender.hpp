@@ -102,6 +102,7 @@ class Sender {
   void end_in_flight(std::deque<Flight>& window);
   bool stopped() const;
   void close();
+  void return_stuck_adapters();
 
   exec::ImplementationSet& impls_;
   std::size_t batch_;
