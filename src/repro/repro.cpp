@@ -1,0 +1,50 @@
+// repro.cpp: the writer for an SDK's language, and the output folder (refused when it exists unless
+// --force; files written whole, through a temporary name, so an interrupted write leaves no half file).
+#include "repro/repro.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "repro/detail/writer.hpp"
+
+namespace crosscheck::repro {
+
+namespace fs = std::filesystem;
+
+Result<std::vector<OutputFile>, std::string> write_reproducer(const Plan& plan, const SdkInfo& sdk) {
+  if (sdk.path != "text")
+    return "adapter " + sdk.name + " takes the SDK's " + sdk.path +
+           " path: only the text path (the generated parse and the canonical validator) has a reproducer "
+           "writer";
+  if (sdk.language == "python") return detail::write_python(plan, sdk);
+  if (sdk.language == "rust") return detail::write_rust(plan, sdk);
+  return "no reproducer writer for language '" + sdk.language + "' (python and rust are written)";
+}
+
+Result<std::vector<std::string>, std::string> write_files(const std::string& dir,
+                                                          const std::vector<OutputFile>& files, bool force) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !force)
+    return dir +
+           ": exists: expected a folder that does not exist yet (--force replaces the reproducer's files in "
+           "it)";
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) return dir + ": exists and is not a folder";
+  std::vector<std::string> written;
+  for (const auto& f : files) {
+    const fs::path path = fs::path(dir) / f.path;
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) return path.parent_path().string() + ": cannot create: " + ec.message();
+    const fs::path tmp = path.string() + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      out << f.content;
+      if (!out.flush()) return tmp.string() + ": cannot write";
+    }
+    fs::rename(tmp, path, ec);
+    if (ec) return path.string() + ": cannot write: " + ec.message();
+    written.push_back(path.string());
+  }
+  return written;
+}
+
+}  // namespace crosscheck::repro
