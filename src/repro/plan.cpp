@@ -273,6 +273,9 @@ Result<Plan, std::string> plan_reproducer(const run::Finding& f, const std::stri
       case DivergenceClass::kRoundTripCross: {
         Check c = base_check(*d);
         c.sdk_answer = dev ? describe(*dev) : "not recorded in the finding";
+        if (dev && dev->encoded)
+          c.sdk_answer += "; re-encodes as " +
+                          (dev->encoded->size() > 200 ? dev->encoded->substr(0, 200) + "..." : *dev->encoded);
         if (d->cls == DivergenceClass::kRoundTripCross) {
           if (!ref || !ref->encoded) {
             problem =
