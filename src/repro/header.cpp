@@ -39,13 +39,16 @@ std::vector<std::string> header_lines(const Plan& plan, const SdkInfo& sdk) {
               comment_text(sdk.name) + ", " + comment_text(sdk.path) + " path)");
   if (has_structural(plan)) h.push_back("  layer 1 entrypoint: " + entrypoint(plan, sdk, false));
   if (has_canonical(plan)) h.push_back("  layer 2 entrypoint: " + entrypoint(plan, sdk, true));
+  std::string origin;  // "repository @ commit, protocol draft", from what the lock gave
+  if (!sdk.source_commit.empty())
+    origin = (sdk.source_repository.empty() ? "" : comment_text(sdk.source_repository) + " @ ") +
+             comment_text(sdk.source_commit);
+  if (!sdk.protocol_version.empty())
+    origin += (origin.empty() ? "protocol " : ", protocol ") + comment_text(sdk.protocol_version);
   h.push_back("Schema manifest: ahp-codegen.lock.json schemaManifestSha256 " +
               (sdk.manifest_sha256.empty() ? std::string("unknown (the SDK reported no lock)")
                                            : comment_text(sdk.manifest_sha256)) +
-              (sdk.source_commit.empty()
-                   ? std::string()
-                   : " (" + comment_text(sdk.source_repository) + " @ " + comment_text(sdk.source_commit) +
-                         ", protocol " + comment_text(sdk.protocol_version) + ")"));
+              (origin.empty() ? "" : " (" + origin + ")"));
   h.push_back("Finding: " + comment_text(plan.finding_path) + " (id " + plan.finding_id + "), root " +
               plan.root +
               (plan.document.empty() ? std::string() : ", document " + comment_text(plan.document)));
