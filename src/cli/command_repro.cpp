@@ -21,6 +21,7 @@ namespace {
 struct ReproOptions {
   std::string finding, sdk, out, deviation_of, config, schema;
   bool force = false;
+  bool unverified = false;
 };
 
 std::string lock_member(const core::Identity& id, const char* key) {
@@ -36,11 +37,7 @@ exec::AdapterConfig sdk_config(const ReproOptions& o) {
   if (!all.ok()) throw Fatal(all.error());
   auto selected = exec::select_adapters(all.value(), {o.sdk}, {});
   if (!selected.ok()) throw Fatal("--sdk: " + selected.error());
-  const auto& config = selected.value().front();
-  if (config.unavailable)
-    throw Fatal("--sdk " + o.sdk + ": the SDK is missing here: " + *config.unavailable + " (build it with " +
-                config.build + ")");
-  return config;
+  return selected.value().front();
 }
 
 core::Identity hello_of(const ReproOptions& o) {
@@ -63,19 +60,33 @@ int repro(const ReproOptions& o) {
   auto finding = run::FindingStore::load(o.finding);
   if (!finding.ok()) throw Fatal(finding.error());
   const exec::AdapterConfig config = sdk_config(o);
-  const core::Identity id = hello_of(o);
-
   repro::SdkInfo sdk;
   sdk.name = o.sdk;
-  sdk.language = id.language;
-  sdk.path = id.reported_name.find('/') == std::string::npos
-                 ? "text"
-                 : id.reported_name.substr(id.reported_name.find('/') + 1);
-  sdk.version = id.version;
-  sdk.manifest_sha256 = lock_member(id, "schemaManifestSha256");
-  sdk.source_repository = lock_member(id, "sourceRepository");
-  sdk.source_commit = lock_member(id, "sourceCommit");
-  sdk.protocol_version = lock_member(id, "protocolVersion");
+  std::vector<std::string> roots;  // the SDK's roots, from its hello (none known without one)
+  const std::string family = o.sdk.substr(0, o.sdk.find('/'));
+  if (config.unavailable && o.unverified && (family == "go" || family == "typescript")) {
+    // No checkout: written from the adapter's entrypoints alone, and said so in the header.
+    sdk.language = family;
+    sdk.path = o.sdk.find('/') == std::string::npos ? "text" : o.sdk.substr(o.sdk.find('/') + 1);
+    sdk.version = "unknown";
+    sdk.verified = false;
+  } else if (config.unavailable) {
+    throw Fatal("--sdk " + o.sdk + ": the SDK is missing here: " + *config.unavailable + " (build it with " +
+                config.build +
+                (family == "go" || family == "typescript" ? "; --unverified writes it anyway" : "") + ")");
+  } else {
+    const core::Identity id = hello_of(o);
+    roots = id.roots;
+    sdk.language = id.language;
+    sdk.path = id.reported_name.find('/') == std::string::npos
+                   ? "text"
+                   : id.reported_name.substr(id.reported_name.find('/') + 1);
+    sdk.version = id.version;
+    sdk.manifest_sha256 = lock_member(id, "schemaManifestSha256");
+    sdk.source_repository = lock_member(id, "sourceRepository");
+    sdk.source_commit = lock_member(id, "sourceCommit");
+    sdk.protocol_version = lock_member(id, "protocolVersion");
+  }
   if (sdk.language == "rust") {
     // The adapter's own lock file: the reproducer resolves the crates the adapter was built with.
     if (auto lock = read_file_bytes(std::filesystem::path(config.spec.cwd) / "Cargo.lock"))
@@ -85,9 +96,9 @@ int repro(const ReproOptions& o) {
   const std::string deviating = o.deviation_of.empty() ? o.sdk : o.deviation_of;
   auto plan = repro::plan_reproducer(finding.value(), o.finding, deviating, sdk.language);
   if (!plan.ok()) throw Fatal(o.finding + ": refused: " + plan.error());
-  if (std::find(id.roots.begin(), id.roots.end(), plan->root) == id.roots.end())
+  if (sdk.verified && std::find(roots.begin(), roots.end(), plan->root) == roots.end())
     throw Fatal(o.finding + ": refused: " + o.sdk + " has no root '" + plan->root + "' (its hello lists " +
-                std::to_string(id.roots.size()) + " roots)");
+                std::to_string(roots.size()) + " roots)");
   auto files = repro::write_reproducer(plan.value(), sdk);
   if (!files.ok()) throw Fatal("--sdk " + o.sdk + ": " + files.error());
 
@@ -100,10 +111,16 @@ int repro(const ReproOptions& o) {
   auto written = repro::write_files(out, files.value(), o.force);
   if (!written.ok()) throw Fatal("--out " + written.error());
   for (const auto& path : written.value()) std::cout << "wrote " << path << "\n";
+  if (!sdk.verified)
+    std::cout << "unverified: no checkout of the " << sdk.language << " SDK was available; never run here\n";
   if (sdk.language == "python")
     std::cout << "run: " << written.value().front() << " with the SDK's python (exit 1 while it deviates)\n";
-  else
+  else if (sdk.language == "rust")
     std::cout << "run: cd " << out << " && cargo test --release (fails while the SDK deviates)\n";
+  else if (sdk.language == "go")
+    std::cout << "run: point go.mod's replace at an SDK checkout, then cd " << out << " && go test ./...\n";
+  else
+    std::cout << "run: node --test " << written.value().front() << " (the SDK's package resolvable)\n";
   return kExitClean;
 }
 
@@ -125,6 +142,8 @@ const Registration kRepro{CommandSpec{
       sub.add_option(
           "--deviation-of", o->deviation_of,
           "Reproduce this implementation's deviation (default: the --sdk itself), asked of the SDK");
+      sub.add_flag("--unverified", o->unverified,
+                   "go, typescript: write the reproducer without a checkout of the SDK (marked unverified)");
       sub.add_option("--adapter-config", o->config,
                      "Adapter configuration file (default: adapters/default.json)");
       sub.add_option("--schema", o->schema,

@@ -60,38 +60,58 @@ std::string comment_text(const std::string& bytes, std::size_t max_bytes) {
   return out;
 }
 
-std::string python_string(const std::string& bytes) {
+namespace {
+
+enum class Style { kPython, kRust, kGo, kJs };
+
+/// A double-quoted, pure-ASCII string literal of `bytes` in the style of one language.
+std::string literal(const std::string& bytes, Style style) {
   std::string out = "\"";
+  auto code_point = [&](std::uint32_t cp) {
+    if (plain(cp)) {
+      out += static_cast<char>(cp);
+    } else if (cp == '"' || cp == '\\') {
+      out += std::string("\\") + static_cast<char>(cp);
+    } else if (style == Style::kRust) {
+      // A Rust str cannot hold a lone surrogate.
+      out += cp >= 0xd800 && cp <= 0xdfff ? std::string("\\u{fffd}") : "\\u{" + hex(cp, 1) + "}";
+    } else if (cp < 0x10000) {
+      out += "\\u" + hex(cp, 4);  // Go refuses a surrogate escape: its strings are bytes, see below
+    } else if (style == Style::kJs) {
+      out += "\\u{" + hex(cp, 1) + "}";
+    } else {
+      out += "\\U" + hex(cp, 8);
+    }
+  };
+  auto byte = [&](unsigned char b) {
+    if (style == Style::kPython)
+      out += "\\udc" + hex(b, 2);  // Python's surrogate escape of a byte that is not UTF-8
+    else if (style == Style::kGo)
+      out += "\\x" + hex(b, 2);  // a Go string holds any bytes
+    else
+      out += style == Style::kRust ? "\\u{fffd}" : "\\ufffd";
+  };
   each_code_point(
       bytes,
       [&](std::uint32_t cp) {
-        if (plain(cp))
-          out += static_cast<char>(cp);
-        else if (cp == '"' || cp == '\\')
-          out += std::string("\\") + static_cast<char>(cp);
-        else if (cp < 0x10000)
-          out += "\\u" + hex(cp, 4);
-        else
-          out += "\\U" + hex(cp, 8);
+        if (style == Style::kGo && cp >= 0xd800 && cp <= 0xdfff) {
+          // WTF-8 of a lone surrogate: Go has no escape for it, so its three bytes as written.
+          char utf8[3] = {static_cast<char>(0xe0 | (cp >> 12)), static_cast<char>(0x80 | ((cp >> 6) & 0x3f)),
+                          static_cast<char>(0x80 | (cp & 0x3f))};
+          for (char c : utf8) byte(static_cast<unsigned char>(c));
+        } else {
+          code_point(cp);
+        }
       },
-      [&](unsigned char b) { out += "\\udc" + hex(b, 2); });
+      byte);
   return out + "\"";
 }
 
-std::string rust_string(const std::string& bytes) {
-  std::string out = "\"";
-  auto code_point = [&](std::uint32_t cp) {
-    if (plain(cp))
-      out += static_cast<char>(cp);
-    else if (cp == '"' || cp == '\\')
-      out += std::string("\\") + static_cast<char>(cp);
-    else if (cp >= 0xd800 && cp <= 0xdfff)
-      out += "\\u{fffd}";  // a Rust str cannot hold a lone surrogate
-    else
-      out += "\\u{" + hex(cp, 1) + "}";
-  };
-  each_code_point(bytes, code_point, [&](unsigned char) { out += "\\u{fffd}"; });
-  return out + "\"";
-}
+}  // namespace
+
+std::string python_string(const std::string& bytes) { return literal(bytes, Style::kPython); }
+std::string rust_string(const std::string& bytes) { return literal(bytes, Style::kRust); }
+std::string go_string(const std::string& bytes) { return literal(bytes, Style::kGo); }
+std::string js_string(const std::string& bytes) { return literal(bytes, Style::kJs); }
 
 }  // namespace crosscheck::repro

@@ -5,6 +5,9 @@
 namespace crosscheck::repro::detail {
 
 std::string entrypoint(const Plan& plan, const SdkInfo& sdk, bool canonical) {
+  if (sdk.language == "go") return "ahp.Parse<Root>([]byte), ahp.Encode<Root>(value) for root " + plan.root;
+  if (sdk.language == "typescript")
+    return "parse<Root>(text), encode<Root>(value) of agenthooksprotocol/generated for root " + plan.root;
   if (sdk.language == "python")
     return canonical ? "agenthooksprotocol.runtime.Validator().validate(document, "
                        "agenthooksprotocol.interop.loads(text))"
@@ -35,6 +38,9 @@ std::vector<std::string> header_lines(const Plan& plan, const SdkInfo& sdk) {
   h.push_back("It asserts the answer of the contract's reference (" + plan.reference +
               ") and fails while the SDK answers as the finding recorded; it passes once the SDK answers as "
               "the reference.");
+  if (!sdk.verified)
+    h.push_back("unverified: no checkout was available; written from the entrypoints adapters/" +
+                comment_text(sdk.language) + " calls, never compiled or run here.");
   h.push_back("SDK: " + sdk.language + " agenthooksprotocol " + comment_text(sdk.version) + " (adapter " +
               comment_text(sdk.name) + ", " + comment_text(sdk.path) + " path)");
   if (has_structural(plan)) h.push_back("  layer 1 entrypoint: " + entrypoint(plan, sdk, false));

@@ -18,7 +18,15 @@ Result<std::vector<OutputFile>, std::string> write_reproducer(const Plan& plan, 
            "writer";
   if (sdk.language == "python") return detail::write_python(plan, sdk);
   if (sdk.language == "rust") return detail::write_rust(plan, sdk);
-  return "no reproducer writer for language '" + sdk.language + "' (python and rust are written)";
+  if (sdk.language == "go" || sdk.language == "typescript") {
+    if (detail::has_canonical(plan))
+      return "no layer-2 reproducer for " + sdk.language +
+             ": its adapter's validator needs a schema folder or a built draft module that no checkout here "
+             "shows "
+             "(layer 1 only)";
+    return sdk.language == "go" ? detail::write_go(plan, sdk) : detail::write_typescript(plan, sdk);
+  }
+  return "no reproducer writer for language '" + sdk.language + "' (python, rust, go, typescript)";
 }
 
 Result<std::vector<std::string>, std::string> write_files(const std::string& dir,

@@ -31,6 +31,9 @@ struct SdkInfo {
   /// Rust: the adapter's Cargo.lock, written beside the project so that it resolves the same crates
   /// (and a build in the adapter's target folder reuses them); empty when not found.
   std::string cargo_lock;
+  /// False when no checkout of the SDK was at hand (go, typescript): the header says the reproducer was
+  /// written from the adapter's entrypoints alone and never run.
+  bool verified = true;
 };
 
 /// What a reproducer asserts about the SDK's answer: the reference's answer to the same question.
@@ -78,8 +81,9 @@ struct OutputFile {
   std::string content;
 };
 
-/// The reproducer's files for `sdk` (python: one test_*.py; rust: Cargo.toml, Cargo.lock, src/lib.rs).
-/// Error: a language or path with no writer.
+/// The reproducer's files for `sdk` (python: one test_*.py; rust: Cargo.toml, Cargo.lock, src/lib.rs;
+/// go: go.mod, repro_test.go; typescript: repro.test.mjs, layer 1 only). Error: a language or path with
+/// no writer, a layer-2 check for go or typescript.
 Result<std::vector<OutputFile>, std::string> write_reproducer(const Plan& plan, const SdkInfo& sdk);
 
 /// Writes the files into `dir`. An existing `dir` without `force` is an error and nothing is written;
@@ -96,5 +100,9 @@ std::string comment_text(const std::string& bytes, std::size_t max_bytes = 240);
 std::string python_string(const std::string& bytes);
 /// A Rust &str literal in double quotes, ASCII only (\u{X}; a byte that is not UTF-8 as U+FFFD).
 std::string rust_string(const std::string& bytes);
+/// A Go string literal, ASCII only (\uXXXX, \UXXXXXXXX; any other byte as \xNN, kept as it is).
+std::string go_string(const std::string& bytes);
+/// A JavaScript string literal, ASCII only (\uXXXX, \u{X}; a byte that is not UTF-8 as U+FFFD).
+std::string js_string(const std::string& bytes);
 
 }  // namespace crosscheck::repro

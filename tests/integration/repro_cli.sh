@@ -119,6 +119,32 @@ PY
     "[ $c = 0 ] && [ $rc = 1 ] && ! LC_ALL=C grep -q '[^ -~]' '$OUT'/py-hostile/test_*.py &&
      grep -q 'AssertionError: python answers accepted' '$OUT/py-hostile.run'"
 
+  # Go and TypeScript have no checkout here: --unverified writes them from the adapters' entrypoints,
+  # marked so; on the hostile finding they still parse (gofmt, node --check), which is all that can be
+  # checked without the SDKs.
+  "$CC" repro "$OUT/hostile.json" --sdk go --deviation-of python --unverified --out "$OUT/go-hostile" >/dev/null 2>&1
+  g=$?
+  "$CC" repro "$OUT/hostile.json" --sdk typescript --deviation-of python --unverified --out "$OUT/ts-hostile" \
+    >/dev/null 2>&1
+  t=$?
+  check "go and typescript --unverified: written (exit $g, $t), marked unverified, ASCII only" \
+    "[ $g = 0 ] && [ $t = 0 ] && grep -q '^// unverified: no checkout was available' '$OUT/go-hostile/repro_test.go' &&
+     grep -q '^// unverified: no checkout was available' '$OUT/ts-hostile/repro.test.mjs' &&
+     ! LC_ALL=C grep -q \$'[^\t -~]' '$OUT/go-hostile/repro_test.go' '$OUT/ts-hostile/repro.test.mjs'"
+  if command -v gofmt >/dev/null || [ -x /usr/local/go/bin/gofmt ]; then
+    GOFMT=$(command -v gofmt || echo /usr/local/go/bin/gofmt)
+    check "the Go reproducer of a hostile finding parses and is gofmt-clean" \
+      "\"$GOFMT\" -e -l '$OUT/go-hostile/repro_test.go' >'$OUT/gofmt.out' 2>&1 && [ ! -s '$OUT/gofmt.out' ]"
+  else
+    echo "SKIP gofmt: no Go toolchain here (not counted)"
+  fi
+  if command -v node >/dev/null; then
+    check "the TypeScript reproducer of a hostile finding parses (node --check)" \
+      "node --check '$OUT/ts-hostile/repro.test.mjs'"
+  else
+    echo "SKIP node --check: no node here (not counted)"
+  fi
+
   # Bad input: exit 2 and a message naming the file and what was expected.
   sed 's/"format": *"crosscheck-finding\/1"/"format":"crosscheck-finding\/9"/' "$REAL" >"$OUT/broken.json"
   "$CC" repro "$OUT/broken.json" --sdk python --out "$OUT/x1" >"$OUT/bad1.log" 2>&1

@@ -79,9 +79,10 @@ std::string only_file(const Plan& plan, const SdkInfo& sdk) {
   return files.ok() ? files.value().front().content : "";
 }
 
+/// Printable ASCII, line ends and tabs (Go indents with tabs) only.
 bool ascii_lines(const std::string& text) {
   for (unsigned char c : text)
-    if (c != '\n' && (c < 0x20 || c >= 0x7f)) return false;
+    if (c != '\n' && c != '\t' && (c < 0x20 || c >= 0x7f)) return false;
   return true;
 }
 
@@ -249,9 +250,68 @@ TEST(Repro, RefusesWhatItCannotReproduce) {
   SdkInfo direct = python_sdk();
   direct.path = "direct";
   EXPECT_FALSE(write_reproducer(ok.value(), direct).ok());
+  SdkInfo cobol = python_sdk();
+  cobol.language = "cobol";
+  EXPECT_FALSE(write_reproducer(ok.value(), cobol).ok());
+
+  // Go and TypeScript: layer 1 only.
+  run::Finding l2 = unsafe_integer();
+  l2.document = "content-upload-receipt";
+  core::ValidateResult ref, sdk;
+  ref.implementation = "cpp";
+  ref.verdict = core::Verdict::kInvalid;
+  sdk.implementation = "go";
+  sdk.verdict = core::Verdict::kValid;
+  l2.validations = {ref, sdk};
+  l2.divergences = {divergence(core::DivergenceClass::kCanonicalAcceptance, {"cpp", "go"}, "c1",
+                               "canonical|canonical-acceptance|cpp=invalid,go=valid||", "canonical")};
+  auto go_plan = plan_reproducer(l2, "f.json", "go", "go");
+  ASSERT_TRUE(go_plan.ok()) << go_plan.error();
   SdkInfo go = python_sdk();
-  go.language = "go";
-  EXPECT_FALSE(write_reproducer(ok.value(), go).ok());
+  go.name = go.language = "go";
+  auto refused = write_reproducer(go_plan.value(), go);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("layer 1 only"), std::string::npos);
+}
+
+TEST(Repro, GoAndTypeScriptFromTheAdaptersEntrypointsMarkedUnverified) {
+  run::Finding f = unsafe_integer();
+  f.input = std::string("{\"size\":\"\xff\"}");  // Go's parse takes bytes: not refused for go
+  auto plan = plan_reproducer(f, "f.json", "python", "go");
+  ASSERT_TRUE(plan.ok()) << plan.error();
+  SdkInfo go = python_sdk();
+  go.name = go.language = "go";
+  go.version = "unknown";
+  go.verified = false;
+  auto files = write_reproducer(plan.value(), go);
+  ASSERT_TRUE(files.ok()) << files.error();
+  ASSERT_EQ(files->size(), 2u);
+  EXPECT_EQ(files.value()[0].path, "go.mod");
+  const std::string& test = files.value()[1].content;
+  EXPECT_NE(test.find("// unverified: no checkout was available"), std::string::npos);
+  EXPECT_NE(test.find("result := ahp.ParseContentUploadReceipt(input)"), std::string::npos);
+  EXPECT_NE(test.find("\tif result.OK {\n\t\tt.Fatal(\"python answers accepted;"), std::string::npos) << test;
+  EXPECT_NE(test.find("func TestContentUploadReceipt_"), std::string::npos);
+  EXPECT_TRUE(ascii_lines(test));
+
+  EXPECT_FALSE(plan_reproducer(f, "f.json", "python", "typescript").ok()) << "TypeScript's parse takes text";
+  auto ts_plan = plan_reproducer(unsafe_integer(), "f.json", "python", "typescript");
+  ASSERT_TRUE(ts_plan.ok());
+  SdkInfo ts = go;
+  ts.name = ts.language = "typescript";
+  auto ts_files = write_reproducer(ts_plan.value(), ts);
+  ASSERT_TRUE(ts_files.ok());
+  const std::string& js = ts_files.value()[0].content;
+  EXPECT_EQ(ts_files.value()[0].path, "repro.test.mjs");
+  EXPECT_NE(js.find("import { parseContentUploadReceipt, encodeContentUploadReceipt } from "
+                    "\"agenthooksprotocol/generated\";"),
+            std::string::npos);
+  EXPECT_NE(js.find("assert.equal(result.ok, false, "), std::string::npos);
+
+  EXPECT_EQ(go_string(std::string("\"\\\0\xff\xf0\x9f\x98\x80", 8)), "\"\\\"\\\\\\u0000\\xff\\U0001f600\"");
+  EXPECT_EQ(go_string("\xed\xa0\x80"), "\"\\xed\\xa0\\x80\"") << "a lone surrogate's bytes as they are";
+  EXPECT_EQ(js_string(std::string("\"\0\xff\xf0\x9f\x98\x80\xed\xa0\x80", 10)),
+            "\"\\\"\\u0000\\ufffd\\u{1f600}\\ud800\"");
 }
 
 TEST(Repro, HostileTextStaysData) {

@@ -24,5 +24,7 @@ std::string assertion_message(const Plan& plan, const Check& c);
 
 std::vector<OutputFile> write_python(const Plan& plan, const SdkInfo& sdk);
 std::vector<OutputFile> write_rust(const Plan& plan, const SdkInfo& sdk);
+std::vector<OutputFile> write_go(const Plan& plan, const SdkInfo& sdk);
+std::vector<OutputFile> write_typescript(const Plan& plan, const SdkInfo& sdk);
 
 }  // namespace crosscheck::repro::detail
