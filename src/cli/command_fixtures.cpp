@@ -9,6 +9,7 @@
 #include "baseline/known_cases.hpp"
 #include "baseline/run_folder.hpp"
 #include "cli/adapter_options.hpp"
+#include "cli/broken_rules.hpp"
 #include "cli/command.hpp"
 #include "cli/result_table.hpp"
 #include "cli/schema_option.hpp"
@@ -199,7 +200,13 @@ int fixtures_seed(const SeedOptions& o) {
                 ": exists: expected a folder that does not exist yet (--merge adds to its "
                 "manifest, --force replaces it)");
   }
-  auto seeded = fixtures::seed_fixtures(run.findings, merged ? &merged->cases : nullptr);
+  auto rules = shipped_broken_rules();
+  auto seeded =
+      fixtures::seed_fixtures(run.findings, merged ? &merged->cases : nullptr, [&](const run::Finding& f) {
+        std::vector<std::string> ids;
+        for (const auto& [id, text] : rules(f)) ids.push_back(id);
+        return ids;
+      });
   if (!seeded.ok()) throw Fatal("--merge " + o.out + ": " + seeded.error());
   if (seeded->cases.empty())
     throw Fatal("--findings " + o.findings +

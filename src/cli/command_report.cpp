@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli/broken_rules.hpp"
 #include "cli/command.hpp"
 #include "report/issue_drafts.hpp"
 #include "report/run_folder.hpp"
@@ -28,6 +29,7 @@ struct ReportOptions {
 int write_issue_drafts(const ReportOptions& o, const report::RunData& run) {
   report::IssueDraftOptions options;
   options.implementation_defined = o.issues_implementation_defined;
+  options.rules = shipped_broken_rules();
   const auto drafts = report::issue_drafts(run, options);
   std::error_code ec;
   std::filesystem::create_directories(o.issues, ec);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/adapter_options.hpp"
+#include "cli/broken_rules.hpp"
 #include "cli/command.hpp"
 #include "exec/adapter_config.hpp"
 #include "json/value.hpp"
@@ -96,6 +97,7 @@ int repro(const ReproOptions& o) {
   const std::string deviating = o.deviation_of.empty() ? o.sdk : o.deviation_of;
   auto plan = repro::plan_reproducer(finding.value(), o.finding, deviating, sdk.language);
   if (!plan.ok()) throw Fatal(o.finding + ": refused: " + plan.error());
+  plan->rules = shipped_broken_rules()(finding.value());
   if (sdk.verified && std::find(roots.begin(), roots.end(), plan->root) == roots.end())
     throw Fatal(o.finding + ": refused: " + o.sdk + " has no root '" + plan->root + "' (its hello lists " +
                 std::to_string(roots.size()) + " roots)");

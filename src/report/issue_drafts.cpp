@@ -114,7 +114,8 @@ std::string canonical_answer(const core::ValidateResult& v) {
 
 /// The standalone reproducer (src/repro) for the SDK, when it has a writer: its files as fenced blocks.
 std::string reproducer_section(const RunData& run, const run::Finding& f, const std::string& path,
-                               const std::string& sdk) {
+                               const std::string& sdk,
+                               const std::vector<std::pair<std::string, std::string>>& rules) {
   const auto* rec = record_of(run, sdk);
   std::string out = "## Reproducer\n\n";
   if (!rec)
@@ -129,6 +130,7 @@ std::string reproducer_section(const RunData& run, const run::Finding& f, const 
   info.source_commit = rec->source_commit.value_or("");
   auto plan = repro::plan_reproducer(f, path, sdk, info.language);
   if (!plan.ok()) return out + "No standalone reproducer: " + markdown_code(plan.error()) + ".\n\n";
+  plan->rules = rules;
   auto files = repro::write_reproducer(plan.value(), info);
   if (!files.ok()) return out + "No standalone reproducer: " + markdown_code(files.error()) + ".\n\n";
   out += "Written by `crosscheck repro` (`crosscheck repro " + shell_quote(path) + " --sdk " +
@@ -144,7 +146,8 @@ std::string reproducer_section(const RunData& run, const run::Finding& f, const 
   return out;
 }
 
-IssueDraft draft(const RunData& run, const Bucket& b, const std::string& sdk) {
+IssueDraft draft(const RunData& run, const Bucket& b, const std::string& sdk,
+                 const IssueDraftOptions& options) {
   const FindingFile& file = run.findings[b.shown];
   const run::Finding& f = b.finding(run.findings);
   const std::string path = b.shown_minimized ? file.min_path : file.path;
@@ -181,6 +184,10 @@ IssueDraft draft(const RunData& run, const Bucket& b, const std::string& sdk) {
                              : "implementation-defined: not failing") +
        " |\n";
   for (const auto& e : b.known_entries) t += "| baseline entry | " + markdown_code(e, true, 300) + " |\n";
+  const auto rules = options.rules ? options.rules(f) : std::vector<std::pair<std::string, std::string>>{};
+  if (rules.empty()) t += "| rule | none tied to this finding by the rule catalogue |\n";
+  for (const auto& [id, text] : rules)
+    t += "| rule | " + markdown_code(id, true) + ": " + markdown_code(text, true, 400) + " |\n";
   t += "\n## Witness\n\n";
   t += "Root " + markdown_code(f.root) +
        (f.document.empty() ? "" : ", document " + markdown_code(f.document)) + ", " +
@@ -210,7 +217,7 @@ IssueDraft draft(const RunData& run, const Bucket& b, const std::string& sdk) {
                       : "") +
          " |\n";
   }
-  t += "\n" + reproducer_section(run, f, path, sdk);
+  t += "\n" + reproducer_section(run, f, path, sdk, rules);
 
   t += "## Versions\n\n";
   for (const auto& impl : impls) {
@@ -239,7 +246,7 @@ std::vector<IssueDraft> issue_drafts(const RunData& run, const IssueDraftOptions
     if (b.implementation_defined ? !options.implementation_defined : !run.fails(b) && !b.known) continue;
     for (const auto& sdk : b.blame.deviating) {
       if (verdict::is_reference(sdk)) continue;
-      out.push_back(draft(run, b, sdk));
+      out.push_back(draft(run, b, sdk, options));
     }
   }
   std::sort(out.begin(), out.end(), [](const IssueDraft& a, const IssueDraft& b) { return a.file < b.file; });

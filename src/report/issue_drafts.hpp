@@ -4,7 +4,9 @@
 // and the other implementations, the standalone reproducer of src/repro, versions, the replay line.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "report/run_folder.hpp"
@@ -15,6 +17,8 @@ struct IssueDraftOptions {
   /// Every implementation-defined bucket too, known or not (by default only the contract buckets that
   /// fail or are known, which the contract decides).
   bool implementation_defined = false;
+  /// The rules of the rule catalogue a finding breaks, (id, paraphrase): the caller reads the catalogue.
+  std::function<std::vector<std::pair<std::string, std::string>>(const run::Finding&)> rules;
 };
 
 struct IssueDraft {

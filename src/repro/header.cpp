@@ -60,6 +60,11 @@ std::vector<std::string> header_lines(const Plan& plan, const SdkInfo& sdk) {
               (plan.document.empty() ? std::string() : ", document " + comment_text(plan.document)));
   h.push_back("Witness: " + std::to_string(plan.input.size()) +
               " bytes, embedded below as base64: " + comment_text(plan.input));
+  if (plan.rules.empty())
+    h.push_back("Rule (contract/rule-catalogue.json): none tied to this finding by the catalogue");
+  for (const auto& [id, text] : plan.rules)
+    h.push_back("Rule broken (contract/rule-catalogue.json): " + comment_text(id) + ": " +
+                comment_text(text, 400));
   h.push_back("Deviation of " + comment_text(plan.deviating) + " (blame basis: " + plan.blame_basis + "):");
   for (const auto& c : plan.checks) {
     h.push_back("  bucket " + comment_text(c.bucket) + ", " + c.layer + " " + c.cls +

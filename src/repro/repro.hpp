@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "run/finding_file.hpp"
@@ -66,6 +67,9 @@ struct Plan {
   std::string deviating;      ///< the implementation whose deviation it reproduces
   std::string blame_basis;    ///< "reference", "majority", "own-failure" (verdict::basis_name)
   std::vector<Check> checks;  ///< at least one
+  /// The rules of the rule catalogue (contract/rule-catalogue.json) the finding breaks: (id, paraphrase),
+  /// filled in by the caller, which reads the catalogue; empty when none is tied to it.
+  std::vector<std::pair<std::string, std::string>> rules;
 };
 
 /// The checks that reproduce `deviating`'s divergences of the finding, against the reference's answers.
