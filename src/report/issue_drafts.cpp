@@ -85,6 +85,9 @@ std::string what_breaks(const Bucket& b, const run::Finding& f, const std::strin
     default:
       break;
   }
+  if (f.scenario && b.cls == DivergenceClass::kContextualExpectation)
+    return "interop " + std::string(f.scenario->mode == run::kScenarioServers ? "server" : "client") +
+           " does not meet the expectation of scenario row " + markdown_code(f.scenario->id);
   if (f.scenario)
     return "interop " + std::string(f.scenario->mode == run::kScenarioServers ? "server" : "client") +
            " answers scenario row " + markdown_code(f.scenario->id) + " otherwise than the reference host (" +
@@ -195,8 +198,11 @@ IssueDraft draft(const RunData& run, const Bucket& b, const std::string& sdk,
   t += markdown_fence(f.input, "json", 4000) + "\n";
   t += "The exact bytes, base64: " + markdown_code(base64_encode(f.input), false, 6000) + "\n\n";
 
-  t += "## Observed and expected\n\n| implementation | structural (parse) | canonical (validator) | "
-       "|\n|---|---|---|---|\n";
+  t +=
+      f.scenario
+          ? "## Observed and expected\n\n| implementation | answer | derived result or message | |\n"
+          : "## Observed and expected\n\n| implementation | structural (parse) | canonical (validator) | |\n";
+  t += "|---|---|---|---|\n";
   std::vector<std::string> impls;
   for (const auto& r : f.results) impls.push_back(r.implementation);
   for (const auto& v : f.validations)
@@ -209,9 +215,16 @@ IssueDraft draft(const RunData& run, const Bucket& b, const std::string& sdk,
                                                               : b.blame.reference);
     const bool deviating =
         std::find(b.blame.deviating.begin(), b.blame.deviating.end(), impl) != b.blame.deviating.end();
-    t += "| " + markdown_code(impl + version_of(run, impl), true) + " | " +
-         (r ? markdown_code(structural_answer(*r), true, 400) : std::string("-")) + " | " +
-         (v ? markdown_code(canonical_answer(*v), true, 400) : std::string("-")) + " | " +
+    std::string first = r ? structural_answer(*r) : "-", second = v ? canonical_answer(*v) : "-";
+    if (f.scenario) {
+      // Layer 3: the scenario verdict's answer and status, then what it derived or why it refused.
+      first = r ? core::outcome_name(r->outcome) : "-";
+      for (const auto& e : f.scenario->entries)
+        if (e.implementation == impl) first = e.answer + " (" + e.status + ")";
+      second = r && r->encoded ? *r->encoded : r && r->message ? *r->message : "-";
+    }
+    t += "| " + markdown_code(impl + version_of(run, impl), true) + " | " + markdown_code(first, true, 400) +
+         " | " + markdown_code(second, true, 600) + " | " +
          (reference   ? "expected (the reference)"
           : deviating ? "deviates"
                       : "") +
@@ -222,7 +235,7 @@ IssueDraft draft(const RunData& run, const Bucket& b, const std::string& sdk,
   t += "## Versions\n\n";
   for (const auto& impl : impls) {
     const auto* rec = record_of(run, impl);
-    if (!rec) continue;
+    if (!rec || (rec->language.empty() && rec->version.empty())) continue;
     t += "- " + markdown_code(impl) + ": " + markdown_code(rec->language + " " + rec->version) +
          (rec->language_version.empty() ? "" : " on " + markdown_code(rec->language_version)) +
          (rec->schema_manifest_sha256 ? ", schema manifest " + markdown_code(*rec->schema_manifest_sha256)
