@@ -127,7 +127,8 @@ int repro(const ReproOptions& o) {
 }
 
 const Registration kRepro{CommandSpec{
-    "repro", "Write a standalone reproducer of a finding in the SDK's own language (layers 1 and 2)",
+    "repro",
+    "Write a standalone reproducer of a finding in the SDK's own language (layers 1-2; layer 3 for python)",
     "  crosscheck repro crosscheck-out/findings/diverge-<hash>.json --sdk python\n"
     "  crosscheck repro nightly/findings/diverge-<hash>.min.json --sdk rust --out repro-rust/\n"
     "  crosscheck repro FINDING --sdk python --deviation-of faulty   # another implementation's deviation, "

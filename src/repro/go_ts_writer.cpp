@@ -177,6 +177,8 @@ std::vector<OutputFile> write_go(const Plan& plan, const SdkInfo& sdk) {
         break;
       }
       case Check::Kind::kVerdict:
+      case Check::Kind::kContextualAnswer:
+      case Check::Kind::kContextualKeys:
         break;  // refused before (write_reproducer)
     }
   }
@@ -231,6 +233,8 @@ std::vector<OutputFile> write_typescript(const Plan& plan, const SdkInfo& sdk) {
            << message << ");\n";
         break;
       case Check::Kind::kVerdict:
+      case Check::Kind::kContextualAnswer:
+      case Check::Kind::kContextualKeys:
         break;  // refused before (write_reproducer)
     }
   }

@@ -24,9 +24,13 @@ bool has_canonical(const Plan& plan) {
   return false;
 }
 
+bool is_contextual(const Check& c) {
+  return c.kind == Check::Kind::kContextualAnswer || c.kind == Check::Kind::kContextualKeys;
+}
+
 bool has_structural(const Plan& plan) {
   for (const auto& c : plan.checks)
-    if (c.kind != Check::Kind::kVerdict) return true;
+    if (c.kind != Check::Kind::kVerdict && !is_contextual(c)) return true;
   return false;
 }
 
@@ -45,6 +49,10 @@ std::vector<std::string> header_lines(const Plan& plan, const SdkInfo& sdk) {
               comment_text(sdk.name) + ", " + comment_text(sdk.path) + " path)");
   if (has_structural(plan)) h.push_back("  layer 1 entrypoint: " + entrypoint(plan, sdk, false));
   if (has_canonical(plan)) h.push_back("  layer 2 entrypoint: " + entrypoint(plan, sdk, true));
+  if (!plan.scenario_id.empty())
+    h.push_back(
+        "  layer 3 entrypoint: its interop client (python -m agenthooksprotocol.interop client --config ...) "
+        "against its own interop server, on the one-row scenario file beside this one (scenario.json)");
   std::string origin;  // "repository @ commit, protocol draft", from what the lock gave
   if (!sdk.source_commit.empty())
     origin = (sdk.source_repository.empty() ? "" : comment_text(sdk.source_repository) + " @ ") +
@@ -55,6 +63,7 @@ std::vector<std::string> header_lines(const Plan& plan, const SdkInfo& sdk) {
               (sdk.manifest_sha256.empty() ? std::string("unknown (the SDK reported no lock)")
                                            : comment_text(sdk.manifest_sha256)) +
               (origin.empty() ? "" : " (" + origin + ")"));
+  if (!plan.scenario_id.empty()) h.push_back("Scenario row: " + comment_text(plan.scenario_id));
   h.push_back("Finding: " + comment_text(plan.finding_path) + " (id " + plan.finding_id + "), root " +
               plan.root +
               (plan.document.empty() ? std::string() : ", document " + comment_text(plan.document)));

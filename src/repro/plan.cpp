@@ -114,6 +114,70 @@ Check base_check(const core::Divergence& d) {
   return c;
 }
 
+/// The keys of a contextual-result signature, "contextual-result/<event type>/<key>,<key>".
+std::vector<std::string> result_keys(const std::string& signature) {
+  std::vector<std::string> keys;
+  const std::string last = signature.substr(signature.rfind('/') + 1);
+  for (std::size_t at = 0, comma = 0; comma != std::string::npos; at = comma + 1) {
+    comma = last.find(',', at);
+    std::string key = last.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    if (!key.empty()) keys.push_back(std::move(key));
+  }
+  return keys;
+}
+
+/// Layer 3: the reference host's answer to the row (derived or rejected) and, for a result that
+/// differs, its value on the keys that differ. A row's expectation alone is the client's own verdict
+/// against the row, which the reference's answer does not decide: left out, or refused when alone.
+Result<Plan, std::string> plan_contextual(const run::Finding& f,
+                                          const std::vector<const core::Divergence*>& blamed, Plan plan) {
+  const run::ScenarioEntry* ref = nullptr;
+  const run::ScenarioEntry* dev = nullptr;
+  for (const auto& e : f.scenario->entries) {
+    if (e.implementation == plan.reference) ref = &e;
+    if (e.implementation == plan.deviating) dev = &e;
+  }
+  const core::ImplResult* ref_result = result_of(f, plan.reference);
+  if (!ref || (ref->answer != "derived" && ref->answer != "rejected"))
+    return "the finding has no answer of the reference host " + plan.reference + " to the row to assert";
+  auto answer_text = [](const run::ScenarioEntry* e, const core::ImplResult* r) {
+    if (!e) return std::string("not recorded in the finding");
+    std::string s = e->answer + " (" + e->status + ")";
+    if (r && r->encoded) s += ": " + *r->encoded;
+    return s;
+  };
+  for (const auto* d : blamed) {
+    Check c = base_check(*d);
+    c.reference_answer = answer_text(ref, ref_result);
+    c.sdk_answer = answer_text(dev, result_of(f, plan.deviating));
+    if (d->cls == DivergenceClass::kContextualAcceptance) {
+      c.kind = Check::Kind::kContextualAnswer;
+      c.expect = ref->answer == "derived";
+    } else if (d->cls == DivergenceClass::kContextualResult) {
+      if (!ref_result || !ref_result->encoded)
+        return "bucket " + d->bucket + ": the finding has no result the reference host derived";
+      c.kind = Check::Kind::kContextualKeys;
+      c.keys = result_keys(d->signature);
+      c.encoded = *ref_result->encoded;
+    } else if (d->cls == DivergenceClass::kContextualExpectation) {
+      continue;
+    } else if (d->cls == DivergenceClass::kCrash || d->cls == DivergenceClass::kTimeout ||
+               d->cls == DivergenceClass::kSdkError) {
+      c.kind = Check::Kind::kContextualAnswer;  // the client must finish the row with the reference's answer
+      c.expect = ref->answer == "derived";
+    } else {
+      return "bucket " + d->bucket + " (" + core::class_name(d->cls) +
+             "): no layer-3 reproducer for this class";
+    }
+    plan.checks.push_back(std::move(c));
+  }
+  if (plan.checks.empty())
+    return plan.deviating +
+           " deviates here only from the row's own expectation (contextual-expectation): that is its verdict "
+           "against the row, which the reference host's answer does not decide; nothing to assert";
+  return plan;
+}
+
 }  // namespace
 
 Result<Plan, std::string> plan_reproducer(const run::Finding& f, const std::string& finding_path,
@@ -126,17 +190,17 @@ Result<Plan, std::string> plan_reproducer(const run::Finding& f, const std::stri
   plan.input = f.input;
   plan.replay = f.replay;
   plan.deviating = deviating;
-  if (f.scenario)
+  if (f.scenario && f.scenario->mode != run::kScenarioClients)
     return std::string(
-        "a layer-3 (contextual) finding: its reproducer runs the SDK's interop client on a scenario "
-        "row, which crosscheck repro does not write yet (layers 1 and 2 only)");
+        "a layer-3 request-admission finding (scenarios run --servers): reproducers are written for "
+        "the interop clients only");
+  if (f.scenario) plan.scenario_id = f.scenario->id;
 
   std::vector<const core::Divergence*> blamed;
   std::set<std::string> bases;
   std::string reference;
   std::string others;  // who the divergences do blame, for the refusal's message
   for (const auto& d : f.divergences) {
-    if (d.layer == run::kContextualLayer) continue;
     const auto b = verdict::blame(d, f.results);
     if (std::find(b.deviating.begin(), b.deviating.end(), deviating) == b.deviating.end()) {
       for (const auto& i : b.deviating)
@@ -157,6 +221,7 @@ Result<Plan, std::string> plan_reproducer(const run::Finding& f, const std::stri
   for (const auto& b : bases) plan.blame_basis += (plan.blame_basis.empty() ? "" : ", ") + b;
   plan.reference = reference.empty() ? std::string(verdict::kReferenceImplementation) : reference;
 
+  if (f.scenario) return plan_contextual(f, blamed, std::move(plan));
   if (!identifier(f.root, false))
     return "root '" + f.root +
            "' is not a generated root name ([a-z0-9_]+): no SDK entrypoint is named after it";

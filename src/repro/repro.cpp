@@ -16,6 +16,13 @@ Result<std::vector<OutputFile>, std::string> write_reproducer(const Plan& plan, 
     return "adapter " + sdk.name + " takes the SDK's " + sdk.path +
            " path: only the text path (the generated parse and the canonical validator) has a reproducer "
            "writer";
+  if (!plan.scenario_id.empty()) {
+    if (sdk.language != "python")
+      return std::string(
+          "layer-3 reproducers are written for python only (its interop client and server are modules of the "
+          "package; the other SDKs' are binaries of their checkouts)");
+    return detail::write_python_contextual(plan, sdk);
+  }
   if (sdk.language == "python") return detail::write_python(plan, sdk);
   if (sdk.language == "rust") return detail::write_rust(plan, sdk);
   if (sdk.language == "go" || sdk.language == "typescript") {

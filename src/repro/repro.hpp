@@ -6,7 +6,9 @@
 // witness is hostile input), and asserts the answer of the contract's reference, the C++ decoder and
 // canonical validator: it fails while the SDK deviates and passes once the SDK answers as the
 // reference. What is asserted follows the divergence class (plan_reproducer), so the reproducer
-// fails the way the finding says. Only layers 1 (structural) and 2 (canonical) are written here.
+// fails the way the finding says. Layer 3 (a scenario row, clients mode) is written for Python: its
+// own interop client against its own interop server on the one-row scenario file written beside it,
+// asserting the reference host's answer.
 //
 // Everything here is a pure function of its arguments: the same finding and SDK give the same bytes.
 #pragma once
@@ -47,11 +49,14 @@ struct Check {
     kRoundTrip,  ///< structural: accepted, and the re-encoding is semantically the input
     kEncodesAs,  ///< structural: accepted, and the re-encoding is semantically the reference's
     kVerdict,    ///< canonical: the SDK's validator says valid (or invalid)
+    kContextualAnswer,  ///< layer 3: the interop client derives a result (or rejects the response)
+    kContextualKeys,    ///< layer 3: the derived result's `keys` are the reference host's (`encoded`)
   };
   Kind kind = Kind::kOutcome;
   bool expect = true;                   ///< kOutcome: accepted; kParsed: parsed; kVerdict: valid
   std::vector<core::Diag> diagnostics;  ///< kWarnings, kErrors: the reference's (code, path), sorted
-  std::string encoded;                  ///< kEncodesAs: the reference's re-encoding
+  std::string encoded;            ///< kEncodesAs: the reference's re-encoding; kContextualKeys: its result
+  std::vector<std::string> keys;  ///< kContextualKeys: the result's keys that differed
   // For the header and the assertion's message:
   std::string layer, cls, bucket, signature;
   bool implementation_defined = false;
@@ -63,6 +68,7 @@ struct Plan {
   std::string finding_path;  ///< as given on the command line
   std::string finding_id;    ///< the 40-hex identity of (root, input)
   std::string root, document, input, replay;
+  std::string scenario_id;    ///< layer 3: the row's id (the input is the row's exact bytes); "" otherwise
   std::string reference;      ///< the reference the answers come from ("cpp")
   std::string deviating;      ///< the implementation whose deviation it reproduces
   std::string blame_basis;    ///< "reference", "majority", "own-failure" (verdict::basis_name)
@@ -74,8 +80,9 @@ struct Plan {
 
 /// The checks that reproduce `deviating`'s divergences of the finding, against the reference's answers.
 /// Errors (a refusal, exit 2): `deviating` is not blamed in any divergence (verdict/blame), the finding
-/// is layer 3, the reference's answer is not in the finding, or nothing of the deviation can be asked
-/// of the SDK in process (a protocol break, a text that is not UTF-8 for an SDK that takes text).
+/// is a layer-3 request-admission row (--servers), the reference's answer is not in the finding, or
+/// nothing of the deviation can be asked of the SDK (a protocol break, a text that is not UTF-8 for an
+/// SDK that takes text, a layer-3 row's expectation alone).
 Result<Plan, std::string> plan_reproducer(const run::Finding& finding, const std::string& finding_path,
                                           const std::string& deviating, const std::string& sdk_language);
 

@@ -187,6 +187,9 @@ std::vector<OutputFile> write_rust(const Plan& plan, const SdkInfo& sdk) {
         rs << "        assert_eq!(canonical_verdict(&text), " << (c.expect ? "\"valid\"" : "\"invalid\"")
            << ", \"{}\", " << message << ");\n";
         break;
+      case Check::Kind::kContextualAnswer:
+      case Check::Kind::kContextualKeys:
+        break;  // layer 3: write_python_contextual
     }
   }
   rs << "    }\n}\n";

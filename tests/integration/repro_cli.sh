@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # repro_cli.sh BUILD_DIR [python|rust]: `crosscheck repro` end to end on real findings and the real SDKs.
 #  python  reproducers run with the venv's Python: a real Python deviation at layer 1 (docs/findings.md
-#          section 1, from a `crosscheck run`) and at layer 2 (the shipped witnesses of section 9 and 10)
-#          fails the way its finding says; the witness of each planted fault (layer-1 faults through a
+#          section 1, from a `crosscheck run`), at layer 2 (the shipped witnesses of section 9 and 10)
+#          and at layer 3 (section 12 d, from a `scenarios run` of generated rows) fails the way its
+#          finding says; the witness of each planted fault (layer-1 faults through a
 #          `crosscheck run` against the faulty proxy, a layer-2 fault through a short `crosscheck
 #          selftest`) asked of Python passes, since Python is right there; byte-stable output; a
 #          finding whose text members are hostile gives a file that compiles and still fails the same
@@ -91,6 +92,30 @@ EOF
   check "planted layer-2 closed-objects-open: the reproducer validates and passes on Python (exit $rc)" \
     "[ -f '$F2' ] && [ $rc = 0 ] && grep -q 'canonical_verdict(text) == \"invalid\"' '$OUT'/py-l2-planted/test_*.py &&
      grep -q '^passed' '$OUT/py-l2-planted.run'"
+
+  # Layer 3: generated rows through the real clients; Python's own interop client against its own
+  # interop server on the one-row file. Python's continuationRemaining (docs/findings.md section 12 d)
+  # fails; Rust's rejection of a row the reference derives, asked of Python, passes.
+  "$CC" scenarios generate --seed 42 --count 40 --out "$OUT/rows.json" >/dev/null 2>&1
+  "$CC" scenarios run --clients python,rust --out "$OUT/l3" "$OUT/rows.json" >"$OUT/l3.log" 2>&1
+  F3=$(grep -l '"contextual-result/turn.finish.before/continuationRemaining"' "$OUT"/l3/findings/*.json | head -1)
+  "$CC" repro "$F3" --sdk python --out "$OUT/py-l3" >"$OUT/py-l3.log" 2>&1
+  g=$?
+  "$VPY" "$OUT"/py-l3/test_*.py >"$OUT/py-l3.run" 2>&1
+  rc=$?
+  check "layer 3, real: python's reproducer (exit $g) runs its client on its server and fails (exit $rc) on continuationRemaining" \
+    "[ -f '$F3' ] && [ $g = 0 ] && [ $rc = 1 ] && [ -f '$OUT/py-l3/scenario.json' ] &&
+     grep -q 'AssertionError: python answers derived' '$OUT/py-l3.run' && grep -q 'continuationRemaining' '$OUT/py-l3.run'"
+  F4=$(grep -l '"contextual-acceptance/turn.finish.before/cpp=derived,python=derived,rust=rejected"' \
+    "$OUT"/l3/findings/*.json | head -1)
+  "$CC" repro "$F4" --sdk python --deviation-of rust --out "$OUT/py-l3-rust" >/dev/null 2>&1
+  "$VPY" "$OUT"/py-l3-rust/test_*.py >"$OUT/py-l3-rust.run" 2>&1
+  rc=$?
+  check "layer 3: rust's rejection asked of python's client passes (exit $rc): python derives as the reference" \
+    "[ -f '$F4' ] && [ $rc = 0 ] && grep -q '^passed' '$OUT/py-l3-rust.run'"
+  "$CC" repro "$F4" --sdk rust --out "$OUT/rs-l3" >"$OUT/rs-l3.log" 2>&1
+  rc=$?
+  check "layer 3 for rust is refused (exit $rc): python only" "[ $rc = 2 ] && grep -q 'python only' '$OUT/rs-l3.log'"
 
   # Byte-stable: the same finding twice, the same bytes.
   "$CC" repro "$REAL" --sdk python --out "$OUT/py-real-2" >/dev/null 2>&1

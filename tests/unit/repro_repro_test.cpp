@@ -220,12 +220,6 @@ TEST(Repro, RefusesWhatItCannotReproduce) {
   ASSERT_FALSE(plan.ok());
   EXPECT_NE(plan.error().find("go does not deviate"), std::string::npos);
 
-  run::Finding l3 = unsafe_integer();
-  l3.scenario = run::ScenarioCase{};
-  plan = plan_reproducer(l3, "f.json", "python", "python");
-  ASSERT_FALSE(plan.ok());
-  EXPECT_NE(plan.error().find("layer-3"), std::string::npos);
-
   run::Finding bytes = unsafe_integer();
   bytes.input = std::string("{\"x\":\"\xff\"}");
   plan = plan_reproducer(bytes, "f.json", "python", "python");
@@ -312,6 +306,79 @@ TEST(Repro, GoAndTypeScriptFromTheAdaptersEntrypointsMarkedUnverified) {
   EXPECT_EQ(go_string("\xed\xa0\x80"), "\"\\xed\\xa0\\x80\"") << "a lone surrogate's bytes as they are";
   EXPECT_EQ(js_string(std::string("\"\0\xff\xf0\x9f\x98\x80\xed\xa0\x80", 10)),
             "\"\\\"\\u0000\\ufffd\\u{1f600}\\ud800\"");
+}
+
+/// Layer 3: a scenario row on which python derived continuationRemaining where the reference omitted it,
+/// and rust rejected the response the reference derived a result for.
+run::Finding scenario_row() {
+  run::Finding f;
+  f.root = "intercept_response";
+  f.input = R"({"id":"row-"1"","request":{},"response":{},"expected":{}})";
+  run::ScenarioCase s;
+  s.mode = run::kScenarioClients;
+  s.file = "gen.json";
+  s.id = "row-\"1\"";
+  s.clients = {"python", "rust"};
+  s.entries = {{"cpp", "passed", "derived", "met", std::nullopt, std::nullopt, {}, ""},
+               {"python", "passed", "derived", "met", std::nullopt, std::nullopt, {}, ""},
+               {"rust", "failed", "rejected", "rejected the response", std::nullopt, std::nullopt, {}, ""}};
+  f.scenario = s;
+  f.results = {result("cpp", core::Outcome::kAccepted), result("python", core::Outcome::kAccepted),
+               result("rust", core::Outcome::kRejected)};
+  f.results[0].encoded = R"({"decision":"allow","messages":[]})";
+  f.results[1].encoded = R"({"decision":"allow","messages":[],"continuationRemaining":1})";
+  f.divergences = {
+      divergence(core::DivergenceClass::kContextualResult, {"cpp", "python"}, "r1",
+                 "contextual-result/turn.finish.before/continuationRemaining", "contextual"),
+      divergence(core::DivergenceClass::kContextualAcceptance, {"cpp", "python", "rust"}, "a1",
+                 "contextual-acceptance/turn.finish.before/cpp=derived,python=derived,rust=rejected",
+                 "contextual"),
+      divergence(core::DivergenceClass::kContextualExpectation, {"python"}, "e1",
+                 "contextual-expectation/python/turn.finish.before/unasserted:continuationRemaining",
+                 "contextual")};
+  return f;
+}
+
+TEST(Repro, LayerThreeRunsThePythonClientOnTheRowBesideIt) {
+  auto plan = plan_reproducer(scenario_row(), "f.json", "python", "python");
+  ASSERT_TRUE(plan.ok()) << plan.error();
+  ASSERT_EQ(plan->checks.size(), 1u) << "the row's expectation is not asserted";
+  EXPECT_EQ(plan->checks[0].kind, Check::Kind::kContextualKeys);
+  EXPECT_EQ(plan->checks[0].keys, std::vector<std::string>{"continuationRemaining"});
+  auto files = write_reproducer(plan.value(), python_sdk());
+  ASSERT_TRUE(files.ok()) << files.error();
+  ASSERT_EQ(files->size(), 2u);
+  EXPECT_EQ(files.value()[1].path, "scenario.json");
+  EXPECT_EQ(files.value()[1].content, "{\"version\":1,\"scenarios\":[" + scenario_row().input + "]}\n")
+      << "the row's exact bytes";
+  const std::string& py = files.value()[0].content;
+  EXPECT_NE(py.find("ROW_ID = \"row-\\\"1\\\"\"\n"), std::string::npos) << py;
+  EXPECT_NE(py.find("INTEROP + [\"client\", \"--config\", client]"), std::string::npos);
+  EXPECT_NE(py.find("assert row[\"actual\"].get(\"continuationRemaining\") == REFERENCE_RESULT_0.get("
+                    "\"continuationRemaining\"), "),
+            std::string::npos);
+  EXPECT_EQ(py.find("shell=True"), std::string::npos);
+
+  auto rust = plan_reproducer(scenario_row(), "f.json", "rust", "python");
+  ASSERT_TRUE(rust.ok()) << rust.error();
+  ASSERT_EQ(rust->checks.size(), 1u);
+  EXPECT_EQ(rust->checks[0].kind, Check::Kind::kContextualAnswer);
+  EXPECT_TRUE(rust->checks[0].expect);
+  EXPECT_FALSE(write_reproducer(rust.value(), rust_sdk()).ok()) << "layer 3: python only";
+
+  run::Finding only_expectation = scenario_row();
+  only_expectation.divergences.resize(3);
+  only_expectation.divergences.erase(only_expectation.divergences.begin(),
+                                     only_expectation.divergences.begin() + 2);
+  auto refused = plan_reproducer(only_expectation, "f.json", "python", "python");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("expectation"), std::string::npos);
+
+  run::Finding servers = scenario_row();
+  servers.scenario->mode = run::kScenarioServers;
+  refused = plan_reproducer(servers, "f.json", "python", "python");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("--servers"), std::string::npos);
 }
 
 TEST(Repro, HostileTextStaysData) {
