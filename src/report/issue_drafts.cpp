@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "report/escape.hpp"
 #include "report/writers.hpp"
@@ -121,16 +122,18 @@ std::string reproducer_section(const RunData& run, const run::Finding& f, const 
                                const std::vector<std::pair<std::string, std::string>>& rules) {
   const auto* rec = record_of(run, sdk);
   std::string out = "## Reproducer\n\n";
-  if (!rec)
-    return out + "No standalone reproducer: summary.json does not name " + markdown_code(sdk) + ".\n\n";
   repro::SdkInfo info;
   info.name = sdk;
-  info.language = rec->language;
-  const std::size_t slash = rec->reported_name.find('/');
-  info.path = slash == std::string::npos ? "text" : rec->reported_name.substr(slash + 1);
-  info.version = rec->version;
-  info.manifest_sha256 = rec->schema_manifest_sha256.value_or("");
-  info.source_commit = rec->source_commit.value_or("");
+  // summary.json's record of the adapter's hello; a scenarios run records none: the adapter's family.
+  info.language = rec && !rec->language.empty() ? rec->language : sdk.substr(0, sdk.find('/'));
+  const std::string reported = rec && !rec->reported_name.empty() ? rec->reported_name : sdk;
+  const std::size_t slash = reported.find('/');
+  info.path = slash == std::string::npos ? "text" : reported.substr(slash + 1);
+  info.version = rec && !rec->version.empty() ? rec->version : "unknown (not recorded in the run folder)";
+  if (rec) {
+    info.manifest_sha256 = rec->schema_manifest_sha256.value_or("");
+    info.source_commit = rec->source_commit.value_or("");
+  }
   auto plan = repro::plan_reproducer(f, path, sdk, info.language);
   if (!plan.ok()) return out + "No standalone reproducer: " + markdown_code(plan.error()) + ".\n\n";
   plan->rules = rules;
@@ -141,9 +144,15 @@ std::string reproducer_section(const RunData& run, const run::Finding& f, const 
          " answers as observed and passes once it answers as the " + "reference.\n\n";
   for (const auto& file : files.value()) {
     if (file.path == "Cargo.lock") continue;  // pins the crates; `crosscheck repro` writes it beside
-    const std::string info_string = info.language == "python"   ? "python"
-                                    : file.path == "Cargo.toml" ? "toml"
-                                                                : "rust";
+    const std::string& p = file.path;
+    auto ends = [&](const char* suffix) { return p.size() >= std::strlen(suffix) && p.ends_with(suffix); };
+    const std::string info_string = ends(".py")     ? "python"
+                                    : ends(".rs")   ? "rust"
+                                    : ends(".toml") ? "toml"
+                                    : ends(".json") ? "json"
+                                    : ends(".go")   ? "go"
+                                    : ends(".mjs")  ? "js"
+                                                    : "";
     out += markdown_code(file.path) + ":\n\n" + markdown_fence(file.content, info_string) + "\n";
   }
   return out;
