@@ -16,17 +16,9 @@ namespace {
 
 using core::DivergenceClass;
 
-const core::ImplResult* result_of(const run::Finding& f, const std::string& impl) {
-  for (const auto& r : f.results)
-    if (r.implementation == impl) return &r;
-  return nullptr;
-}
-
-const core::ValidateResult* validation_of(const run::Finding& f, const std::string& impl) {
-  for (const auto& v : f.validations)
-    if (v.implementation == impl) return &v;
-  return nullptr;
-}
+using repro::rejected_as_json;
+using repro::result_of;
+using repro::validation_of;
 
 const run::ImplementationRecord* record_of(const RunData& run, const std::string& impl) {
   if (!run.summary) return nullptr;
@@ -40,12 +32,6 @@ std::string version_of(const RunData& run, const std::string& impl) {
   return r && !r->version.empty() ? " " + r->version : "";
 }
 
-bool refused_as_json(const core::ImplResult& r) {
-  return r.outcome == core::Outcome::kRejected &&
-         std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
-                     [](const core::Diag& d) { return d.code == "invalid_json" && d.severity == "error"; });
-}
-
 /// What breaks, in words, for the title: the SDK's answer against the contract's.
 std::string what_breaks(const Bucket& b, const run::Finding& f, const std::string& sdk) {
   const std::string root = markdown_code(f.root);
@@ -54,7 +40,7 @@ std::string what_breaks(const Bucket& b, const run::Finding& f, const std::strin
   const core::ValidateResult* v = validation_of(f, sdk);
   switch (b.cls) {
     case DivergenceClass::kAcceptance:
-      if (r && refused_as_json(*r)) return "refuses a " + root + " payload as JSON that the contract reads";
+      if (r && rejected_as_json(*r)) return "refuses a " + root + " payload as JSON that the contract reads";
       if (r && r->outcome == core::Outcome::kAccepted)
         return "accepts a " + root + " payload the contract rejects";
       return "rejects a " + root + " payload the contract accepts";

@@ -7,8 +7,6 @@
 #include "verdict/blame.hpp"
 
 namespace crosscheck::repro {
-namespace {
-
 using core::DivergenceClass;
 using core::Outcome;
 
@@ -29,6 +27,8 @@ bool rejected_as_json(const core::ImplResult& r) {
          std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
                      [](const core::Diag& d) { return d.severity == "error" && d.code == "invalid_json"; });
 }
+
+namespace {
 
 /// The (code, path) pairs of one severity, sorted; `distinct` makes it a set.
 std::vector<core::Diag> diagnostics_of(const core::ImplResult& r, const char* severity, bool distinct) {

@@ -86,6 +86,12 @@ struct Plan {
 Result<Plan, std::string> plan_reproducer(const run::Finding& finding, const std::string& finding_path,
                                           const std::string& deviating, const std::string& sdk_language);
 
+/// The finding's structural result / canonical verdict of one implementation, or nullptr.
+const core::ImplResult* result_of(const run::Finding& finding, const std::string& implementation);
+const core::ValidateResult* validation_of(const run::Finding& finding, const std::string& implementation);
+/// Rejected with an invalid_json error: the text was refused as JSON, not judged against the schema.
+bool rejected_as_json(const core::ImplResult& result);
+
 /// One file of a reproducer, relative to its output folder.
 struct OutputFile {
   std::string path;
