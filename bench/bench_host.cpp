@@ -1,7 +1,7 @@
 // bench_host.cpp: the C++ reference host's rate (host::apply, with canonical validation of the
-// request and response), in scenarios per CPU second, on generated rows (src/scenario_gen, every
-// family in turn) or on the rows of a scenario file. bench/bench_scenarios.sh prints it beside the
-// SDK interop clients' rates measured in the same run (goal: at least 100x the Python client).
+// request and response), in scenarios per CPU second, on generated rows (src/layers/contextual/generate,
+// every family in turn) or on the rows of a scenario file. bench/bench_scenarios.sh prints it beside the SDK
+// interop clients' rates measured in the same run (goal: at least 100x the Python client).
 //
 //   build/bench_host [--seconds S] [--rows N] [--schema PATH] [SCENARIO_FILE]
 #include <time.h>
@@ -15,10 +15,10 @@
 #include "bench/bench_schema.hpp"
 #include "bench/bench_support.hpp"
 #include "canonical/canonical_validator.hpp"
-#include "host/host.hpp"
 #include "json/parse.hpp"
 #include "json/value.hpp"
-#include "scenario_gen/scenario_generator.hpp"
+#include "layers/contextual/generate/scenario_generator.hpp"
+#include "layers/contextual/host/host.hpp"
 #include "schema/loader.hpp"
 
 namespace {

@@ -10,7 +10,7 @@ report the way an SDK with exactly one broken rule would answer, and leaves ever
 real client reported it. A row it rewrites is answered by the reference host (`crosscheck apply`)
 on a request and response changed so that the correct rules give the faulty answer (as the layer-2
 faulty proxy asks a second reference), or, where no change of the input can, by the reference's
-own answer changed the way src/host/host.cpp's composition would be with that rule broken. Each
+own answer changed the way src/layers/contextual/host/host.cpp's composition would be with that rule broken. Each
 rewritten row carries "selftestAltered": true and the real client's row as "selftestUnaltered"
 (client reports keep members they do not name), so the self-test tells the fault's rows from the
 real client's own differences.

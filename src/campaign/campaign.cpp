@@ -207,7 +207,8 @@ class Campaign {
   }
 
   void save(std::uint64_t iterations) {
-    // The layer-3 position is the contextual campaign's (src/scenario_campaign): kept as it was read.
+    // The layer-3 position is the contextual campaign's (src/layers/contextual/campaign): kept as it was
+    // read.
     save_state(o_.out,
                {iterations, generated_, sender_->sent(), events_.elapsed(), position_.contextual_batches},
                coverage_, canonical_coverage());

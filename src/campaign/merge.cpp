@@ -15,6 +15,7 @@
 #include "campaign/merge_folder.hpp"
 #include "campaign/merge_io.hpp"
 #include "campaign/merge_summary.hpp"
+#include "coverage/rule_coverage_file.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "run/finding_file.hpp"
@@ -24,7 +25,6 @@
 #include "run/merge_file.hpp"
 #include "run/replay.hpp"
 #include "run/summary_file.hpp"
-#include "scenario_gen/rule_coverage_file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::campaign {

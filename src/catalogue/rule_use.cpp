@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <map>
 
+#include "coverage/rule_coverage_file.hpp"
 #include "run/finding_files.hpp"
 #include "run/layout.hpp"
-#include "scenario_gen/rule_coverage_file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::catalogue {

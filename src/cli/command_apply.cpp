@@ -1,5 +1,5 @@
-// command_apply.cpp: `crosscheck apply`, the C++ reference host (src/host) on one request and one
-// response (docs/host.md).
+// command_apply.cpp: `crosscheck apply`, the C++ reference host (src/layers/contextual/host) on one request
+// and one response (docs/host.md).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -9,9 +9,9 @@
 #include "canonical/canonical_validator.hpp"
 #include "cli/command.hpp"
 #include "cli/schema_option.hpp"
-#include "host/host.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
+#include "layers/contextual/host/host.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::cli {

@@ -14,10 +14,10 @@
 #include "cli/result_table.hpp"
 #include "cli/scenario_support.hpp"
 #include "cli/schema_option.hpp"
+#include "interop/server_admission.hpp"
+#include "layers/contextual/compare/finding_writer.hpp"
+#include "layers/contextual/compare/reference_result.hpp"
 #include "run/finding_file.hpp"
-#include "scenario/finding_writer.hpp"
-#include "scenario/reference_result.hpp"
-#include "scenario/server_admission.hpp"
 #include "util/result.hpp"
 #include "util/running_executable.hpp"
 

@@ -2,13 +2,13 @@
 // clients with crosscheck as the scripted server (docs/scenarios.md).
 //
 // Each file's rows are checked against the snapshot (skew: reported, not run), run on every selected
-// client in batches (src/scenario/client_runner.hpp) and on the reference host in process (src/host,
-// implementation "cpp", first column: blame follows it), and each row's results are compared
-// (src/scenario/verdict.hpp); every difference is written as a finding the moment the row is
-// settled, as a run-folder finding (src/run, one per row). OUT is a run folder (docs/run-folder.md):
-// run.json, findings/, summary.json, verdict.json (and baseline-check.json with --baseline), which
-// `crosscheck report`, `replay`, `baseline check` and `verdict` read. The exit code is the verdict's
-// (src/verdict): 1 when a contract bucket (crash / timeout / protocol included) is not in the
+// client in batches (src/interop/client_runner.hpp) and on the reference host in process
+// (src/layers/contextual/host, implementation "cpp", first column: blame follows it), and each row's results
+// are compared (src/layers/contextual/compare/scenario_verdict.hpp); every difference is written as a finding
+// the moment the row is settled, as a run-folder finding (src/run, one per row). OUT is a run folder
+// (docs/run-folder.md): run.json, findings/, summary.json, verdict.json (and baseline-check.json with
+// --baseline), which `crosscheck report`, `replay`, `baseline check` and `verdict` read. The exit code is the
+// verdict's (src/verdict): 1 when a contract bucket (crash / timeout / protocol included) is not in the
 // baseline, else 0; 2 bad input, 3 a client that cannot start.
 #include <filesystem>
 #include <iostream>
@@ -28,19 +28,19 @@
 #include "cli/scenario_support.hpp"
 #include "cli/schema_option.hpp"
 #include "core/impl_result.hpp"
+#include "interop/client_config.hpp"
+#include "interop/client_runner.hpp"
+#include "interop/server_admission.hpp"
+#include "layers/contextual/compare/finding_writer.hpp"
+#include "layers/contextual/compare/reference_result.hpp"
+#include "layers/contextual/compare/scenario_verdict.hpp"
+#include "layers/contextual/rows/scenario_file.hpp"
+#include "layers/contextual/rows/skew.hpp"
 #include "run/finding_file.hpp"
 #include "run/finding_files.hpp"
 #include "run/layout.hpp"
 #include "run/run_file.hpp"
 #include "run/summary_file.hpp"
-#include "scenario/client_config.hpp"
-#include "scenario/client_runner.hpp"
-#include "scenario/finding_writer.hpp"
-#include "scenario/reference_result.hpp"
-#include "scenario/scenario_file.hpp"
-#include "scenario/server_admission.hpp"
-#include "scenario/skew.hpp"
-#include "scenario/verdict.hpp"
 #include "util/running_executable.hpp"
 
 namespace crosscheck::cli {

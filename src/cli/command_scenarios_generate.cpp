@@ -1,5 +1,5 @@
 // command_scenarios_generate.cpp: `crosscheck scenarios generate`, generated layer-3 scenario rows
-// with the reference host's answers (src/scenario_gen), written through the one scenario-file
+// with the reference host's answers (src/layers/contextual/generate), written through the one scenario-file
 // writer, and the rule coverage they reach.
 #include "cli/command_scenarios_generate.hpp"
 
@@ -11,10 +11,10 @@
 
 #include "canonical/canonical_validator.hpp"
 #include "cli/schema_option.hpp"
-#include "host/rule_coverage.hpp"
-#include "scenario/scenario_file.hpp"
-#include "scenario_gen/rule_coverage_file.hpp"
-#include "scenario_gen/scenario_generator.hpp"
+#include "coverage/rule_coverage_file.hpp"
+#include "layers/contextual/generate/scenario_generator.hpp"
+#include "layers/contextual/host/rule_coverage.hpp"
+#include "layers/contextual/rows/scenario_file.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::cli {

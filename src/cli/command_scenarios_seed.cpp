@@ -1,5 +1,5 @@
 // command_scenarios_seed.cpp: `crosscheck scenarios seed --findings DIR --out FILE [--merge EXISTING]`,
-// scenario rows from layer-3 findings with the reference host's expectations (src/scenario_seed),
+// scenario rows from layer-3 findings with the reference host's expectations (src/layers/contextual/seed),
 // written through the one scenario-file writer, and the rows an SDK disagrees on listed for review.
 #include "cli/command_scenarios_seed.hpp"
 
@@ -15,9 +15,9 @@
 #include "cli/schema_option.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
+#include "layers/contextual/rows/scenario_file.hpp"
+#include "layers/contextual/seed/rows_from_findings.hpp"
 #include "run/json_file.hpp"
-#include "scenario/scenario_file.hpp"
-#include "scenario_seed/seed.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::cli {

@@ -1,5 +1,5 @@
 // command_serve_scenarios.cpp: `crosscheck serve-scenarios --config FILE`, the stdio server side of
-// the cross-language adapter contract v1 with scripted responses (src/scenario/scripted_server.hpp).
+// the cross-language adapter contract v1 with scripted responses (src/interop/scripted_server.hpp).
 // An SDK's interop client spawns it as its serverCommand; `crosscheck scenarios run` writes the
 // config. stdout carries only AHP messages; diagnostics go to stderr.
 #include <unistd.h>
@@ -10,13 +10,13 @@
 #include <string>
 
 #include "cli/command.hpp"
+#include "interop/receipt.hpp"
+#include "interop/scripted_server.hpp"
+#include "interop/server_config.hpp"
 #include "json/write.hpp"
+#include "layers/contextual/rows/scenario_file.hpp"
 #include "run/finding_file.hpp"
 #include "run/json_file.hpp"
-#include "scenario/receipt.hpp"
-#include "scenario/scenario_file.hpp"
-#include "scenario/scripted_server.hpp"
-#include "scenario/server_config.hpp"
 
 namespace crosscheck::cli {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "scenario/client_config.hpp"
+#include "interop/client_config.hpp"
 
 namespace crosscheck::cli {
 

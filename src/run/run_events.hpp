@@ -1,7 +1,7 @@
 // run_events.hpp: what a fuzz run writes to its events.jsonl (docs/reports.md, "Event log"): a start
 // event, progress points (the reports' curves), one event per finding file written, and an end event
 // after the run's last layer. The adapters' campaign (layers 1 and 2, src/campaign) and layer 3
-// (src/scenario_campaign) both write through this one class, on the one log of the run folder.
+// (src/layers/contextual/campaign) both write through this one class, on the one log of the run folder.
 //
 // The log matters less than the findings: when a line cannot be written the run warns once and goes
 // on. Thread-safe: the campaign's generation thread logs start and progress, its sender thread findings.

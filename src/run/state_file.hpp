@@ -14,7 +14,7 @@ struct RunPosition {
   std::uint64_t iterations = 0;  ///< the next iteration to run
   std::uint64_t generated = 0, sent = 0;
   double elapsed = 0;  ///< run time in seconds, over every session
-  /// Layer 3 (src/scenario_campaign): the next batch of generated scenarios to run.
+  /// Layer 3 (src/layers/contextual/campaign): the next batch of generated scenarios to run.
   std::uint64_t contextual_batches = 0;
 };
 

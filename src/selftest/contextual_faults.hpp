@@ -2,11 +2,11 @@
 //
 // A stand-in client (selftest/client_standin.py --fault NAME) runs the real Python interop client
 // and rewrites the rows of its report the fault changes, marking them (selftestAltered). Batches of
-// generated rows (src/scenario_gen, the fault's families, seeded by (seed, batch)) run through it
-// (src/scenario/client_runner, crosscheck serve-scenarios as the server) and through the reference
-// host; src/scenario/verdict compares them. A rewritten row with a difference is a detection; a row
-// left to the real client that differs is the real client's own and never counts. The rewording
-// stand-in is the false-alarm check: none of its rewritten rows may differ.
+// generated rows (src/layers/contextual/generate, the fault's families, seeded by (seed, batch)) run through
+// it (src/interop/client_runner, crosscheck serve-scenarios as the server) and through the reference host;
+// src/layers/contextual/compare/scenario_verdict compares them. A rewritten row with a difference is a
+// detection; a row left to the real client that differs is the real client's own and never counts. The
+// rewording stand-in is the false-alarm check: none of its rewritten rows may differ.
 #pragma once
 
 #include <ostream>

@@ -7,7 +7,7 @@
 #include "exec/adapter_config.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
-#include "scenario_gen/scenario_generator.hpp"
+#include "layers/contextual/generate/scenario_generator.hpp"
 #include "selftest/selftest.hpp"
 #include "util/file.hpp"
 

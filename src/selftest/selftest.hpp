@@ -46,7 +46,8 @@ struct Fault {
   /// schema can show (utf16-length: every AHP length bound is minLength 1 or an ASCII pattern). The
   /// fault is fuzzed on it, the reference behind the proxy loads it too; empty: the run's schema.
   std::string schema;
-  /// Layer 3: the scenario generator families whose rows exercise the broken rule (src/scenario_gen).
+  /// Layer 3: the scenario generator families whose rows exercise the broken rule
+  /// (src/layers/contextual/generate).
   std::vector<std::string> families;
   /// Layer 3: other classes a first detection may rightly have (continuation-per-effect is a result
   /// difference while the allowance lasts and an acceptance difference where it runs out).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# contextual_fuzz.sh BUILD_DIR: layer 3 in `crosscheck fuzz` (src/scenario_campaign) with the real
+# contextual_fuzz.sh BUILD_DIR: layer 3 in `crosscheck fuzz` (src/layers/contextual/campaign) with the real
 # binary and the stand-in clients of tests/fake_clients (not SDKs): fake-a derives allow with the
 # request's input on every row, so it differs from the reference host wherever the reference rejects
 # or derives something else.

@@ -12,8 +12,8 @@
 #include "exec/adapter_config.hpp"
 #include "gen/canonical_generator.hpp"
 #include "gen/generator.hpp"
-#include "host/host.hpp"
-#include "scenario_gen/scenario_generator.hpp"
+#include "layers/contextual/generate/scenario_generator.hpp"
+#include "layers/contextual/host/host.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::catalogue {
