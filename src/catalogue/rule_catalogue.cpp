@@ -88,9 +88,16 @@ FindingOrigin origin_of(const run::Finding& finding) {
     }
     return o;
   }
-  // "<family>: <description>" from the generation step; "generated" and "corpus bytes" name none.
-  if (auto colon = finding.source.find(": "); colon != std::string::npos)
-    o.family = finding.source.substr(0, colon);
+  // fuzz writes "fuzz iteration N (<what generated it>)", the generation step "<family>: <description>";
+  // "generated" and "corpus bytes" name no family.
+  std::string what = finding.source;
+  static const std::string kIteration = "fuzz iteration ";
+  if (what.rfind(kIteration, 0) == 0) {
+    auto open = what.find(" (");
+    what =
+        open == std::string::npos || what.back() != ')' ? "" : what.substr(open + 2, what.size() - open - 3);
+  }
+  if (auto colon = what.find(": "); colon != std::string::npos) o.family = what.substr(0, colon);
   return o;
 }
 

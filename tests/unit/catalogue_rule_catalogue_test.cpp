@@ -133,6 +133,10 @@ TEST(RuleCatalogue, AFindingBreaksTheRulesOfItsFamilyAndClass) {
   f.divergences.push_back(of_class(core::DivergenceClass::kRoundTripSelf));
   auto ids = rules_broken_by(c, f);
   EXPECT_NE(std::find(ids.begin(), ids.end(), "codec.unknown-member.preserve"), ids.end());
+  // As fuzz writes it: the generation step's source inside "fuzz iteration N (...)".
+  f.source = "fuzz iteration 41 (unknown-member: a member at /params)";
+  EXPECT_EQ(origin_of(f).family, "unknown-member");
+  EXPECT_EQ(rules_broken_by(c, f), ids);
   // A class the rule does not list: the family alone ties it to nothing.
   f.divergences = {of_class(core::DivergenceClass::kCanonicalAcceptance)};
   EXPECT_TRUE(rules_broken_by(c, f).empty());
