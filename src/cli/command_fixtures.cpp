@@ -7,15 +7,15 @@
 #include <optional>
 
 #include "baseline/known_cases.hpp"
-#include "baseline/run_folder.hpp"
+#include "baseline/run_findings.hpp"
 #include "cli/adapter_options.hpp"
 #include "cli/broken_rules.hpp"
 #include "cli/command.hpp"
 #include "cli/result_table.hpp"
 #include "cli/schema_option.hpp"
 #include "fixtures/fixture_run.hpp"
+#include "fixtures/fixture_seed.hpp"
 #include "fixtures/manifest.hpp"
-#include "fixtures/seed.hpp"
 #include "json/schema_validator.hpp"
 #include "report/escape.hpp"
 #include "run/json_file.hpp"
