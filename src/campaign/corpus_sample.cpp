@@ -160,7 +160,7 @@ void CorpusSample::keep(const std::string& root, const std::string& bytes) {
     // A copy of an entry already kept is neither queued again nor counted (the file name is the
     // hash of the bytes; the writer thread also skips a file an earlier session wrote).
     hash = std::hash<std::string>{}(bytes);
-    room = c.on_disk < files_per_root_ && c.written.insert(hash).second;
+    room = c.on_disk < files_per_root_ && c.written.insert(hash);
     if (room) ++c.on_disk;
   }
   if (room) {

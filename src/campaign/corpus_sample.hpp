@@ -29,10 +29,10 @@
 #include <ostream>
 #include <string>
 #include <thread>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
+#include "campaign/hash_set64.hpp"
 #include "schema/ir.hpp"
 
 namespace crosscheck::campaign {
@@ -71,9 +71,9 @@ class CorpusSample {
   struct RootCorpus {
     std::vector<std::string> entries;
     std::size_t bytes = 0;
-    std::uint64_t added = 0;                  // entries ever offered, for the choice of the one to replace
-    std::size_t on_disk = 0;                  // files in corpus/<root>/, and queued for it
-    std::unordered_set<std::size_t> written;  // hashes of the entries read or queued
+    std::uint64_t added = 0;  // entries ever offered, for the choice of the one to replace
+    std::size_t on_disk = 0;  // files in corpus/<root>/, and queued for it
+    HashSet64 written;        // hashes of the entries read or queued
   };
 
   void add_to_memory(const std::string& root, const std::string& bytes);
