@@ -19,8 +19,11 @@ namespace fs = std::filesystem;
 constexpr std::size_t kMemoryEntriesPerRoot = 1024;
 constexpr std::size_t kMemoryBytesPerRoot = std::size_t{512} << 10;
 constexpr std::size_t kMemoryEntryMaxBytes = std::size_t{64} << 10;  // larger ones stay on disk only
-constexpr std::size_t kWriteQueueEntries = 8192;  // files waiting for the writer thread, at most
-constexpr std::size_t kWriteQueueBytes = std::size_t{32} << 20;
+// Files waiting for the writer thread, at most. On two busy cores the idle-priority writer hardly
+// runs, and a queue of 8192 entries (6.4 MB of inputs) filled in minutes 2-3 of a run; once written,
+// the allocator kept what it had grown (docs/memory.md). 1024 hold about 0.8 MB.
+constexpr std::size_t kWriteQueueEntries = 1024;
+constexpr std::size_t kWriteQueueBytes = std::size_t{4} << 20;
 
 }  // namespace
 
