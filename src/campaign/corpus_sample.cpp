@@ -19,16 +19,14 @@ namespace fs = std::filesystem;
 constexpr std::size_t kMemoryEntriesPerRoot = 1024;
 constexpr std::size_t kMemoryBytesPerRoot = std::size_t{512} << 10;
 constexpr std::size_t kMemoryEntryMaxBytes = std::size_t{64} << 10;  // larger ones stay on disk only
-// Files waiting for the writer thread, at most. On two busy cores the idle-priority writer hardly
-// runs, and a queue of 8192 entries (6.4 MB of inputs) filled in minutes 2-3 of a run; once written,
-// the allocator kept what it had grown (docs/memory.md). 1024 hold about 0.8 MB.
-constexpr std::size_t kWriteQueueEntries = 1024;
-constexpr std::size_t kWriteQueueBytes = std::size_t{4} << 20;
 
 }  // namespace
 
-CorpusSample::CorpusSample(std::string folder, std::size_t files_per_root, bool in_memory)
-    : folder_(std::move(folder)), files_per_root_(files_per_root), in_memory_(in_memory) {}
+CorpusSample::CorpusSample(std::string folder, std::size_t files_per_root, bool in_memory, Writer writer)
+    : folder_(std::move(folder)),
+      files_per_root_(files_per_root),
+      in_memory_(in_memory),
+      writer_mode_(writer) {}
 
 CorpusSample::~CorpusSample() {
   try {
@@ -169,10 +167,12 @@ void CorpusSample::keep(const std::string& root, const std::string& bytes) {
   if (room) {
     std::unique_lock<std::mutex> lock(write_mutex_);
     if (write_error_) std::rethrow_exception(write_error_);
-    if (to_write_.size() < kWriteQueueEntries && queued_bytes_ + bytes.size() <= kWriteQueueBytes) {
+    if (to_write_.size() < kWriteQueueFiles && queued_bytes_ + bytes.size() <= kWriteQueueBytes) {
       to_write_.emplace_back(root, bytes);
       queued_bytes_ += bytes.size();
-      if (!writer_.joinable()) writer_ = std::thread([this] { write_loop(); });
+      if (!writer_.joinable() && writer_mode_ == Writer::kThread) {
+        writer_ = std::thread([this] { write_loop(); });
+      }
       lock.unlock();
       write_cv_.notify_one();
     } else {
@@ -199,6 +199,11 @@ std::size_t CorpusSample::in_memory() {
   std::size_t n = 0;
   for (const auto& [root, c] : roots_) n += c.entries.size();
   return n;
+}
+
+std::pair<std::size_t, std::size_t> CorpusSample::queued() {
+  std::lock_guard<std::mutex> lock(write_mutex_);
+  return {to_write_.size(), queued_bytes_};
 }
 
 void CorpusSample::add_to_memory(const std::string& root, const std::string& bytes) {

@@ -31,6 +31,34 @@ TEST(HashSet64, InsertTellsWhetherTheValueIsNewAndEraseRemovesIt) {
   EXPECT_TRUE(set.insert(42));
 }
 
+TEST(HashSet64, GrowingKeepsEveryValueAndAtMostThreeQuartersOfTheSlotsUsed) {
+  HashSet64 set;
+  const std::uint64_t n = 50000;
+  for (std::uint64_t i = 1; i <= n; ++i) {
+    ASSERT_TRUE(set.insert(i * 0x9E3779B97F4A7C15ull));
+    const std::size_t slots = set.allocated_bytes() / sizeof(std::uint64_t);
+    ASSERT_EQ(slots & (slots - 1), 0u) << "not a power of two: " << slots;
+    ASSERT_LE(set.size() * 4, slots * 3) << "after " << i;
+  }
+  EXPECT_EQ(set.size(), n);
+  for (std::uint64_t i = 1; i <= n; ++i) ASSERT_TRUE(set.contains(i * 0x9E3779B97F4A7C15ull)) << i;
+  for (std::uint64_t i = n + 1; i <= 2 * n; ++i) ASSERT_FALSE(set.contains(i * 0x9E3779B97F4A7C15ull)) << i;
+}
+
+TEST(HashSet64, ValuesWithOneHomeSlotAreAllFoundAfterSomeAreErased) {
+  // Equal low 20 bits: one home slot for all, one probe run through every growth.
+  HashSet64 set;
+  auto value = [](std::uint64_t k) { return k << 20 | 0x5A5A5; };
+  for (std::uint64_t k = 1; k <= 500; ++k) ASSERT_TRUE(set.insert(value(k)));
+  for (std::uint64_t k = 1; k <= 500; ++k) ASSERT_FALSE(set.insert(value(k))) << k;
+  for (std::uint64_t k = 2; k <= 500; k += 7) set.erase(value(k));  // holes inside the run: 72
+  bool erased[501] = {};
+  for (std::uint64_t k = 2; k <= 500; k += 7) erased[k] = true;
+  for (std::uint64_t k = 1; k <= 500; ++k) ASSERT_EQ(set.contains(value(k)), !erased[k]) << k;
+  EXPECT_EQ(set.size(), 500u - 72u);
+  EXPECT_FALSE(set.contains(value(501)));
+}
+
 TEST(HashSet64, AgreesWithUnorderedSetUnderRandomInsertsAndErases) {
   std::mt19937_64 rng(7);
   // Few distinct low bits (values k << 20 | small): long probe runs that wrap around the array's end,
