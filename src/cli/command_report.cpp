@@ -6,7 +6,7 @@
 #include "cli/broken_rules.hpp"
 #include "cli/command.hpp"
 #include "report/issue_drafts.hpp"
-#include "report/run_folder.hpp"
+#include "report/run_data.hpp"
 #include "report/writers.hpp"
 #include "run/json_file.hpp"
 #include "util/result.hpp"

@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "baseline/run_folder.hpp"
+#include "baseline/run_findings.hpp"
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "run/json_file.hpp"

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "matrix/seed.hpp"
+#include "matrix/matrix_seed.hpp"
 #include "schema/ir.hpp"
 
 namespace crosscheck::matrix {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "report/run_folder.hpp"
+#include "report/run_data.hpp"
 
 namespace crosscheck::report {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "report/run_folder.hpp"  // RunData, Bucket and core::ImplResult (through src/run)
+#include "report/run_data.hpp"  // RunData, Bucket and core::ImplResult (through src/run)
 
 namespace crosscheck::report::html {
 

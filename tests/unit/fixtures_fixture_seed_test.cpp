@@ -1,4 +1,4 @@
-// fixtures_seed_test.cpp: fixture cases from layer-2 findings (crosscheck fixtures seed): the
+// fixtures_fixture_seed_test.cpp: fixture cases from layer-2 findings (crosscheck fixtures seed): the
 // reference's verdict as expectedValid, one case per (document, witness), what is skipped and why,
 // merging (kept, already there, a conflicting expectation), byte-stable output whatever the finding
 // order, and the manifest writer read back by the one reader.
@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "fixtures/fixture_seed.hpp"
 #include "fixtures/manifest.hpp"
-#include "fixtures/seed.hpp"
 #include "util/result.hpp"
 
 namespace crosscheck::fixtures {

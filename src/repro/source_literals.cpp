@@ -1,4 +1,4 @@
-// escape.cpp: hostile text (witness previews, member names in expected paths, messages) into
+// source_literals.cpp: hostile text (witness previews, member names in expected paths, messages) into
 // generated source: comments and string literals in pure ASCII, so that nothing the payload holds
 // can end a comment or a literal, or change how the file is read.
 #include <cstdint>
