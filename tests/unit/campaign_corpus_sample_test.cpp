@@ -126,8 +126,9 @@ TEST_F(CorpusSampleTest, TheWriteQueueHoldsAtMostItsFilesAndATurnedAwayEntryIsQu
 }
 
 TEST_F(CorpusSampleTest, TheWriteQueueHoldsAtMostItsBytes) {
-  const std::size_t size = 40000, count = 2 * (CorpusSample::kWriteQueueBytes / size);
-  auto big = [size](std::size_t k) {
+  constexpr std::size_t size = 40000;
+  const std::size_t count = 2 * (CorpusSample::kWriteQueueBytes / size);
+  auto big = [](std::size_t k) {
     return std::to_string(k) + std::string(size - std::to_string(k).size(), 'x');
   };
   CorpusSample corpus((base_ / "corpus").string(), 4096, true, CorpusSample::Writer::kFlushOnly);
