@@ -98,7 +98,9 @@ done <"$ROOT/fuzz/sources.txt"
 compile() {  # compile SOURCE -> $BUILD/obj/<path with / as _>.o
   local obj extra=()
   obj="$BUILD/obj/$(echo "${1#"$ROOT"/}" | tr / _).o"
-  if [ "$1" = "$ROOT/src/json/parse.cpp" ]; then extra=("${no_cmp_tracing[@]}"); fi
+  case "$1" in  # the JSON parser: parse.cpp and its detail/parse_*.cpp
+    "$ROOT/src/json/parse.cpp" | "$ROOT/src/json/detail/parse_"*.cpp) extra=("${no_cmp_tracing[@]}") ;;
+  esac
   # shellcheck disable=SC2086  # CXXFLAGS is a list of flags
   "$CXX" $CXXFLAGS "${flags[@]}" "${extra[@]}" -c "$1" -o "$obj"
 }

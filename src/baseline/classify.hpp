@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "baseline/baseline.hpp"
-#include "baseline/run_folder.hpp"
+#include "baseline/run_findings.hpp"
 #include "json/value.hpp"
 #include "verdict/blame.hpp"
 #include "verdict/verdict.hpp"

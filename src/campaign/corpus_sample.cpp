@@ -19,13 +19,14 @@ namespace fs = std::filesystem;
 constexpr std::size_t kMemoryEntriesPerRoot = 1024;
 constexpr std::size_t kMemoryBytesPerRoot = std::size_t{512} << 10;
 constexpr std::size_t kMemoryEntryMaxBytes = std::size_t{64} << 10;  // larger ones stay on disk only
-constexpr std::size_t kWriteQueueEntries = 8192;  // files waiting for the writer thread, at most
-constexpr std::size_t kWriteQueueBytes = std::size_t{32} << 20;
 
 }  // namespace
 
-CorpusSample::CorpusSample(std::string folder, std::size_t files_per_root, bool in_memory)
-    : folder_(std::move(folder)), files_per_root_(files_per_root), in_memory_(in_memory) {}
+CorpusSample::CorpusSample(std::string folder, std::size_t files_per_root, bool in_memory, Writer writer)
+    : folder_(std::move(folder)),
+      files_per_root_(files_per_root),
+      in_memory_(in_memory),
+      writer_mode_(writer) {}
 
 CorpusSample::~CorpusSample() {
   try {
@@ -160,16 +161,18 @@ void CorpusSample::keep(const std::string& root, const std::string& bytes) {
     // A copy of an entry already kept is neither queued again nor counted (the file name is the
     // hash of the bytes; the writer thread also skips a file an earlier session wrote).
     hash = std::hash<std::string>{}(bytes);
-    room = c.on_disk < files_per_root_ && c.written.insert(hash).second;
+    room = c.on_disk < files_per_root_ && c.written.insert(hash);
     if (room) ++c.on_disk;
   }
   if (room) {
     std::unique_lock<std::mutex> lock(write_mutex_);
     if (write_error_) std::rethrow_exception(write_error_);
-    if (to_write_.size() < kWriteQueueEntries && queued_bytes_ + bytes.size() <= kWriteQueueBytes) {
+    if (to_write_.size() < kWriteQueueFiles && queued_bytes_ + bytes.size() <= kWriteQueueBytes) {
       to_write_.emplace_back(root, bytes);
       queued_bytes_ += bytes.size();
-      if (!writer_.joinable()) writer_ = std::thread([this] { write_loop(); });
+      if (!writer_.joinable() && writer_mode_ == Writer::kThread) {
+        writer_ = std::thread([this] { write_loop(); });
+      }
       lock.unlock();
       write_cv_.notify_one();
     } else {
@@ -196,6 +199,11 @@ std::size_t CorpusSample::in_memory() {
   std::size_t n = 0;
   for (const auto& [root, c] : roots_) n += c.entries.size();
   return n;
+}
+
+std::pair<std::size_t, std::size_t> CorpusSample::queued() {
+  std::lock_guard<std::mutex> lock(write_mutex_);
+  return {to_write_.size(), queued_bytes_};
 }
 
 void CorpusSample::add_to_memory(const std::string& root, const std::string& bytes) {

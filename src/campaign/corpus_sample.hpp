@@ -29,19 +29,30 @@
 #include <ostream>
 #include <string>
 #include <thread>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
+#include "campaign/hash_set64.hpp"
 #include "schema/ir.hpp"
 
 namespace crosscheck::campaign {
 
 class CorpusSample {
  public:
+  /// The writer's queue, at most: past either bound an entry stays in memory only. On two busy cores
+  /// the idle-priority writer hardly runs, and a queue of 8192 files (32 MiB) filled in minutes 2-3
+  /// of a run and held 6.6 MB of inputs; 1024 hold about 0.8 MB (docs/memory.md).
+  static constexpr std::size_t kWriteQueueFiles = 1024;
+  static constexpr std::size_t kWriteQueueBytes = std::size_t{4} << 20;
+
+  /// kFlushOnly: no writer thread, the queue is written by flush() and the destructor only (a writer
+  /// that never runs, for the tests of the queue's bound).
+  enum class Writer { kThread, kFlushOnly };
+
   /// `folder`: the run's corpus/ folder (created by the run state).
   /// `in_memory` false: a folder only (--sent-sample), never picked from, so no memory sample.
-  CorpusSample(std::string folder, std::size_t files_per_root, bool in_memory = true);
+  CorpusSample(std::string folder, std::size_t files_per_root, bool in_memory = true,
+               Writer writer = Writer::kThread);
   /// Writes what is queued (an error is dropped here: call flush() to see it).
   ~CorpusSample();
   CorpusSample(const CorpusSample&) = delete;
@@ -66,14 +77,16 @@ class CorpusSample {
   std::string pick(const std::string& root, std::uint64_t choice);
   /// Entries in memory, over every root.
   std::size_t in_memory();
+  /// Files waiting for the writer, and their bytes.
+  std::pair<std::size_t, std::size_t> queued();
 
  private:
   struct RootCorpus {
     std::vector<std::string> entries;
     std::size_t bytes = 0;
-    std::uint64_t added = 0;                  // entries ever offered, for the choice of the one to replace
-    std::size_t on_disk = 0;                  // files in corpus/<root>/, and queued for it
-    std::unordered_set<std::size_t> written;  // hashes of the entries read or queued
+    std::uint64_t added = 0;  // entries ever offered, for the choice of the one to replace
+    std::size_t on_disk = 0;  // files in corpus/<root>/, and queued for it
+    HashSet64 written;        // hashes of the entries read or queued
   };
 
   void add_to_memory(const std::string& root, const std::string& bytes);
@@ -86,6 +99,7 @@ class CorpusSample {
   std::string folder_;
   std::size_t files_per_root_;
   bool in_memory_;
+  Writer writer_mode_;
   std::mutex mutex_;
   std::map<std::string, RootCorpus> roots_;
 

@@ -1,16 +1,20 @@
 // command_fixtures.cpp: `crosscheck fixtures run DIR`, a fixtures folder in the AHP repository's
 // layout (manifest.json; docs/fixtures.md) through every implementation at both layers, printed as
-// cases x implementations.
+// cases x implementations; `crosscheck fixtures seed`, such a folder from layer-2 findings.
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include "baseline/known_cases.hpp"
+#include "baseline/run_findings.hpp"
 #include "cli/adapter_options.hpp"
+#include "cli/broken_rules.hpp"
 #include "cli/command.hpp"
 #include "cli/result_table.hpp"
 #include "cli/schema_option.hpp"
 #include "fixtures/fixture_run.hpp"
+#include "fixtures/fixture_seed.hpp"
 #include "fixtures/manifest.hpp"
 #include "json/schema_validator.hpp"
 #include "report/escape.hpp"
@@ -178,6 +182,65 @@ int fixtures_run(const FixturesOptions& o) {
   return result.exit_code();
 }
 
+struct SeedOptions {
+  std::string findings, out;
+  bool merge = false, force = false;
+};
+
+int fixtures_seed(const SeedOptions& o) {
+  auto run = baseline::load_run_folder(o.findings);
+  std::error_code ec;
+  const bool exists = fs::exists(o.out, ec);
+  std::optional<fixtures::Manifest> merged;
+  if (o.merge && exists) {
+    merged = fixtures::load_manifest(o.out);
+    fixtures::read_files(*merged);  // every file as its manifest says, before anything is added
+  } else if (exists && !o.force) {
+    throw Fatal("--out " + o.out +
+                ": exists: expected a folder that does not exist yet (--merge adds to its "
+                "manifest, --force replaces it)");
+  }
+  auto rules = shipped_broken_rules();
+  auto seeded =
+      fixtures::seed_fixtures(run.findings, merged ? &merged->cases : nullptr, [&](const run::Finding& f) {
+        std::vector<std::string> ids;
+        for (const auto& [id, text] : rules(f)) ids.push_back(id);
+        return ids;
+      });
+  if (!seeded.ok()) throw Fatal("--merge " + o.out + ": " + seeded.error());
+  if (seeded->cases.empty())
+    throw Fatal("--findings " + o.findings +
+                ": no layer-2 finding with a canonical verdict of the reference: "
+                "nothing to seed (a manifest needs at least one case)");
+  for (const auto& [path, bytes] : seeded->files) {
+    fs::create_directories((fs::path(o.out) / path).parent_path(), ec);
+    run::write_file_atomically((fs::path(o.out) / path).string(), bytes);
+  }
+  const std::string status =
+      merged && !merged->status.empty()
+          ? merged->status
+          : "Fixtures seeded by crosscheck fixtures seed from layer-2 findings: expectedValid "
+            "is the C++ reference's canonical verdict";
+  const std::string snapshot =
+      merged && !merged->snapshot_version.empty() ? merged->snapshot_version : fixtures::kSeedSnapshot;
+  run::write_file_atomically((fs::path(o.out) / "manifest.json").string(),
+                             fixtures::manifest_text(status, snapshot, seeded->cases));
+  fixtures::read_files(fixtures::load_manifest(o.out));  // what was written reads back as written
+  std::size_t skipped = 0;
+  for (const auto& [why, n] : seeded->skipped) skipped += n;
+  std::cout << o.out << "/manifest.json: " << seeded->added << " cases added"
+            << (merged ? " to the " + std::to_string(merged->cases.size()) + " it had" : std::string())
+            << ", " << seeded->already << " findings whose case was already there, " << skipped
+            << " findings not seeded";
+  const char* sep = " (";
+  for (const auto& [why, n] : seeded->skipped) {
+    std::cout << sep << why << ": " << n;
+    sep = "; ";
+  }
+  std::cout << (skipped ? ")" : "") << "\n";
+  return kExitClean;
+}
+
 const Registration kFixtures{CommandSpec{
     "fixtures",
     "Upstream fixture folders (manifest.json): 'fixtures run DIR' checks every implementation at both layers",
@@ -185,6 +248,7 @@ const Registration kFixtures{CommandSpec{
     "  crosscheck fixtures run --adapters cpp,python,rust --json fixtures.json "
     "tests/data/fixtures/upstream-layout/fixtures/draft\n"
     "  crosscheck fixtures run --baseline tests/data/baseline/known.json path/to/fixtures/draft\n"
+    "  crosscheck fixtures seed --findings nightly/ --out seeded/fixtures/draft [--merge]\n"
     "Exit status: 0 every case as expected (or known), 1 a case fails or a known-failure entry is stale,\n"
     "2 usage or input (manifest missing or malformed, a file missing or with another sha256), 3 adapter.\n",
     [](CLI::App& sub) {
@@ -203,7 +267,16 @@ const Registration kFixtures{CommandSpec{
                          "schema folder the cases name, else --schema)");
       runner->add_flag("--verbose", o->verbose, "Also list why known cells fail");
       runner->add_option("dir", o->dir, "Fixtures folder holding manifest.json")->required();
-      return [o]() { return fixtures_run(*o); };
+      CLI::App* seeder = sub.add_subcommand(
+          "seed", "Write layer-2 findings as fixture files and a manifest in the upstream layout");
+      auto so = std::make_shared<SeedOptions>();
+      seeder->add_option("--findings", so->findings, "Run folder (or its findings folder)")->required();
+      seeder
+          ->add_option("--out", so->out, "The fixtures folder to write (manifest.json, http/, registration/)")
+          ->required();
+      seeder->add_flag("--merge", so->merge, "Add to the manifest of an existing --out folder");
+      seeder->add_flag("--force", so->force, "Write into an existing --out folder, replacing its manifest");
+      return [o, so, runner]() { return runner->parsed() ? fixtures_run(*o) : fixtures_seed(*so); };
     }}};
 
 }  // namespace

@@ -1,73 +1,26 @@
 // command_matrix.cpp: `crosscheck matrix run FILE`, a structural-acceptance matrix
 // ({contract, cases: [{id, root, value, accepted, warning}]}) across every implementation, as a
-// cases x implementations table of pass and fail; `crosscheck matrix seed`, new cases from findings.
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
+// cases x implementations table of pass and fail (judged in src/matrix/matrix_run); `crosscheck
+// matrix seed`, new cases from findings (src/matrix/seed_files).
 #include <iostream>
-#include <map>
-#include <set>
-#include <sstream>
+#include <memory>
+#include <string>
 
-#include "baseline/baseline.hpp"
 #include "baseline/known_cases.hpp"
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
 #include "cli/result_table.hpp"
 #include "cli/schema_option.hpp"
-#include "json/equal.hpp"
-#include "json/parse.hpp"
-#include "json/schema_validator.hpp"
-#include "json/write.hpp"
-#include "matrix/seed.hpp"
-#include "run/finding_file.hpp"
-#include "util/result.hpp"
+#include "matrix/matrix_run.hpp"
+#include "matrix/seed_files.hpp"
 
 namespace crosscheck::cli {
 namespace {
-
-using matrix::MatrixCase;
-
-/// Does one implementation meet the case? Empty when it does, else why not.
-std::string check(const MatrixCase& c, const core::ImplResult& r, bool reports_warnings) {
-  using core::Outcome;
-  if (r.outcome == Outcome::kUnsupported) return "";  // skew: counted apart
-  if (r.outcome != Outcome::kAccepted && r.outcome != Outcome::kRejected) {
-    return std::string(core::outcome_name(r.outcome)) + (r.message ? ": " + *r.message : "");
-  }
-  bool accepted = r.outcome == Outcome::kAccepted;
-  bool warning = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
-                             [](const auto& d) { return d.severity == "warning"; });
-  if (accepted != c.accepted) {
-    std::string first;
-    for (const auto& d : r.diagnostics) {
-      if (d.severity == "error") {
-        first = " (" + d.code + " at '" + d.path + "')";
-        break;
-      }
-    }
-    return accepted ? "accepted, expected rejected" : "rejected, expected accepted" + first;
-  }
-  if (reports_warnings && warning != c.warning)
-    return warning ? "warned, expected no warning" : "no warning, expected one";
-  if (accepted) {
-    if (!r.encoded)
-      return "accepted but did not re-encode" + (r.encode_error ? ": " + *r.encode_error : std::string());
-    json::ParseLimits limits;
-    limits.max_depth = 100000;
-    auto enc = json::parse(*r.encoded, limits);
-    if (!enc.ok() || !json::semantically_equal(enc.value(), c.value))
-      return "re-encoding differs from the value";
-  }
-  return "";
-}
 
 int matrix_run(const AdapterOptions& adapters, const std::string& path, const std::string& known_path,
                bool verbose) {
   auto cases = matrix::load_matrix(path).cases;
   baseline::KnownCases known(baseline::load_known_cases(known_path));
-  std::set<std::string> ids;
-  for (const auto& c : cases) ids.insert(c.id);
   auto set = adapters.start();
   std::vector<exec::DecodeRequest> batch;
   for (const auto& c : cases) batch.push_back({c.root, c.text});
@@ -75,129 +28,40 @@ int matrix_run(const AdapterOptions& adapters, const std::string& path, const st
   auto names = set->names();
   std::vector<bool> reports_warnings;
   for (const auto& id : set->identities()) reports_warnings.push_back(id.reports_warnings);
+  matrix::MatrixVerdict v = matrix::judge_matrix(cases, results, names, reports_warnings, known, verbose);
   ResultTable table(names);
-  std::vector<std::size_t> passed(names.size()), failed(names.size()), unsupported(names.size()),
-      known_fail(names.size()), stale(names.size());
-  std::size_t failing_cases = 0;
-  std::vector<std::string> reasons;
-  for (std::size_t k = 0; k < cases.size(); ++k) {
-    std::vector<std::string> cells;
-    bool any_fail = false;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      const auto& r = results[k].results[i];
-      if (r.outcome == core::Outcome::kUnsupported) {
-        ++unsupported[i];
-        cells.push_back("unsup");
-        continue;
-      }
-      std::string why = check(cases[k], r, reports_warnings[i]);
-      baseline::CaseCell cell = known.judge(names[i], cases[k].id, !why.empty());
-      if (cell.state == baseline::CaseState::kStale) {
-        ++stale[i];
-        any_fail = true;
-        cells.push_back("STALE");
-        reasons.push_back(cases[k].id + " [" + names[i] +
-                          "]: passes, but the known-failure list says it fails (" + cell.entries +
-                          "); remove it there");
-      } else if (cell.state == baseline::CaseState::kKnown) {
-        ++known_fail[i];
-        cells.push_back("known");
-        if (verbose)
-          reasons.push_back(cases[k].id + " [" + names[i] + "]: known: " + why + " (" + cell.entries + ")");
-      } else if (why.empty()) {
-        ++passed[i];
-        cells.push_back("pass");
-      } else {
-        ++failed[i];
-        any_fail = true;
-        cells.push_back("FAIL");
-        reasons.push_back(cases[k].id + " [" + names[i] + "]: " + why);
-      }
-    }
-    if (any_fail) ++failing_cases;
-    if (any_fail || verbose) table.add_row(cases[k].id, std::move(cells), any_fail ? "FAIL" : "pass");
-  }
-  // A glob that covered no failing cell of an implementation of this run is stale; an exact id the
-  // matrix lacks is probably a rename (or an entry for another matrix).
-  std::vector<std::string> unknown_ids;
-  auto stale_patterns = known.stale_patterns(names, ids, unknown_ids);
-  std::size_t stale_globs = stale_patterns.size();
-  reasons.insert(reasons.end(), stale_patterns.begin(), stale_patterns.end());
-  for (const auto& u : unknown_ids) std::cerr << "WARNING: " << u << ", which " << path << " does not have\n";
-  if (stale_globs) failing_cases += stale_globs;
+  for (auto& row : v.rows) table.add_row(row.id, std::move(row.cells), row.failing ? "FAIL" : "pass");
+  for (const auto& u : v.unknown_ids)
+    std::cerr << "WARNING: " << u << ", which " << path << " does not have\n";
   std::cout << "matrix " << path << ": " << cases.size() << " cases x " << names.size()
             << " implementations\n";
   table.print(std::cout);
-  for (const auto& r : reasons) std::cout << "  " << r << "\n";
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    std::cout << names[i] << ": " << passed[i] << " passed, " << failed[i] << " failed";
-    if (known_fail[i]) std::cout << ", " << known_fail[i] << " known";
-    if (stale[i]) std::cout << ", " << stale[i] << " stale";
-    if (unsupported[i]) std::cout << ", " << unsupported[i] << " unsupported";
-    std::cout << "\n";
-  }
+  for (const auto& r : v.reasons) std::cout << "  " << r << "\n";
   std::size_t total_pass = 0, total_fail = 0;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    total_pass += passed[i];
-    total_fail += failed[i] + stale[i];
+    const matrix::MatrixTally& t = v.tallies[i];
+    std::cout << names[i] << ": " << t.passed << " passed, " << t.failed << " failed";
+    if (t.known) std::cout << ", " << t.known << " known";
+    if (t.stale) std::cout << ", " << t.stale << " stale";
+    if (t.unsupported) std::cout << ", " << t.unsupported << " unsupported";
+    std::cout << "\n";
+    total_pass += t.passed;
+    total_fail += t.failed + t.stale;
   }
   std::cout << "matrix: " << total_pass << " passed, " << total_fail << " failed";
-  if (stale_globs) std::cout << ", " << stale_globs << " stale known-failure patterns";
+  if (v.stale_globs) std::cout << ", " << v.stale_globs << " stale known-failure patterns";
   std::cout << "\n";
-  return failing_cases ? kExitDivergence : kExitClean;
+  return v.failing_cases ? kExitDivergence : kExitClean;
 }
 
 struct SeedOptions {
-  std::string findings, out, merge, schema;
-  bool force = false;
+  matrix::SeedFiles files;
+  std::string schema;
 };
 
-/// seeds.json -> seeds.review.json
-std::string review_path(const std::string& out) {
-  std::string stem = out.size() > 5 && out.ends_with(".json") ? out.substr(0, out.size() - 5) : out;
-  return stem + ".review.json";
-}
-
-/// Refuses a matrix that does not fit schemas/matrix.schema.json, naming the case and field.
-void validate_matrix_text(const std::string& path, const std::string& text, bool ours) {
-  json::ParseLimits limits;
-  limits.max_bytes = std::size_t{1} << 30;
-  auto parsed = json::parse(text, limits);
-  if (!parsed.ok()) throw Fatal(path + ": not JSON: " + parsed.error().message());
-  if (auto bad = json::shipped_schema("matrix.schema.json").validate(parsed.value())) {
-    throw Fatal((ours ? "internal: the seeded matrix for " : "") + path + ": " +
-                json::describe_location(parsed.value(), bad->pointer) + ": " + bad->message +
-                (ours ? "; nothing written" : " (schemas/matrix.schema.json)"));
-  }
-}
-
 int matrix_seed(const SeedOptions& o) {
-  namespace fs = std::filesystem;
-  auto run = baseline::load_run_folder(o.findings);
-  std::optional<matrix::Matrix> merge;
-  if (!o.merge.empty()) {
-    merge = matrix::load_matrix(o.merge);
-    validate_matrix_text(o.merge, merge->text, false);
-  }
-  std::error_code ec;
-  if (fs::exists(o.out, ec) && !(merge && fs::equivalent(o.out, o.merge, ec)) && !o.force) {
-    // An earlier seed output may be replaced; a matrix someone wrote may not.
-    bool earlier_seed = false;
-    try {
-      earlier_seed = matrix::load_matrix(o.out).contract == matrix::kSeedContract;
-    } catch (const Fatal&) {
-    }
-    if (!earlier_seed) {
-      throw Fatal(o.out + " exists and is not an earlier matrix seed output: add to it with --merge " +
-                  o.out + ", or replace it with --force");
-    }
-  }
-  auto ir = load_ir_or_fail(o.schema);
-  auto result = matrix::seed_matrix(ir, run.findings, merge ? &*merge : nullptr, o.out);
-  validate_matrix_text(o.out, result.matrix_text, true);
-  std::string review = review_path(o.out);
-  run::write_file_atomically(o.out, result.matrix_text);
-  run::write_file_atomically(review, result.review_text);
+  auto seeded = matrix::seed_files(o.files, [&o] { return load_ir_or_fail(o.schema); });
+  const matrix::SeedResult& result = seeded.result;
   std::size_t to_review = 0;
   for (const auto& s : result.added) {
     if (s.disagreements.empty()) continue;
@@ -210,8 +74,10 @@ int matrix_seed(const SeedOptions& o) {
   }
   std::size_t skipped = 0;
   for (const auto& [why, n] : result.skipped) skipped += n;
-  std::cout << o.out << ": " << result.added.size() << " cases added"
-            << (merge ? " to the " + std::to_string(merge->cases.size()) + " of " + o.merge : std::string())
+  std::cout << o.files.out << ": " << result.added.size() << " cases added"
+            << (seeded.merged_cases
+                    ? " to the " + std::to_string(*seeded.merged_cases) + " of " + o.files.merge
+                    : std::string())
             << ", " << result.duplicates << " duplicate payloads left out, " << skipped
             << " findings not seeded";
   const char* sep = " (";
@@ -220,7 +86,7 @@ int matrix_seed(const SeedOptions& o) {
     sep = "; ";
   }
   std::cout << (skipped ? ")" : "") << "\n"
-            << review << ": " << to_review
+            << seeded.review_path << ": " << to_review
             << " new cases on which an SDK disagrees with the decoder, for a person "
             << "to confirm\n";
   return kExitClean;
@@ -256,15 +122,17 @@ const Registration kMatrix{CommandSpec{
           "seed",
           "Turn findings that are plain JSON values into matrix cases (expectation: the C++ decoder)");
       auto seed = std::make_shared<SeedOptions>();
-      seeder->add_option("--findings", seed->findings, "A run folder or its findings folder")->required();
-      seeder->add_option("--out", seed->out, "Matrix file to write (and OUT.review.json beside it)")
+      seeder->add_option("--findings", seed->files.findings, "A run folder or its findings folder")
+          ->required();
+      seeder->add_option("--out", seed->files.out, "Matrix file to write (and OUT.review.json beside it)")
           ->required();
       seeder->add_option(
-          "--merge", seed->merge,
+          "--merge", seed->files.merge,
           "An existing matrix: kept byte for byte, the new cases appended; a payload it has with "
           "another expectation is a conflict (exit 2, nothing written)");
       seeder->add_option("--schema", seed->schema, "Schema for the decoder (default: the installed bundle)");
-      seeder->add_flag("--force", seed->force, "Replace OUT even when it is not an earlier seed output");
+      seeder->add_flag("--force", seed->files.force,
+                       "Replace OUT even when it is not an earlier seed output");
       return [adapters, path, known, verbose, runner, seed]() {
         return runner->parsed() ? matrix_run(*adapters, *path, *known, *verbose) : matrix_seed(*seed);
       };

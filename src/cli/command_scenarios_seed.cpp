@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "baseline/run_folder.hpp"
+#include "baseline/run_findings.hpp"
 #include "canonical/canonical_validator.hpp"
 #include "cli/schema_option.hpp"
 #include "json/parse.hpp"

@@ -1,53 +1,23 @@
-// implementation_set.cpp: starting implementations, running batches, grouping by schema.
+// implementation_set.cpp: the implementations of a run (the adapters' pools started in parallel, an
+// in-process reference per distinct schema) and their schema groups. Running batches, the
+// reference's answers and stuck adapters are in detail/ (impl_set_member.hpp names the files).
 #include "exec/implementation_set.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <deque>
 #include <filesystem>
 #include <future>
-#include <mutex>
+#include <optional>
 
-#include "canonical/canonical_validator.hpp"
+#include "exec/detail/impl_set_member.hpp"
 #include "exec/reference_validation.hpp"
-#include "exec/stop_signal.hpp"
-#include "layers/canonical/canonical_comparator.hpp"
-#include "layers/structural/comparator.hpp"
 #include "schema/loader.hpp"
 
 namespace crosscheck::exec {
 
 using core::Identity;
-using core::ImplResult;
 using core::kCanonicalLayer;
 using core::kReferenceImplementation;
-using core::Layers;
-using core::Outcome;
-using core::PayloadResults;
-using core::ValidateResult;
-using core::Verdict;
-using layers::canonical::compare_canonical;
-using layers::structural::compare;
-using layers::structural::CompareOptions;
-
-struct ImplementationSet::Member {
-  std::string name;
-  Identity identity;
-  std::unique_ptr<AdapterPool> pool;          // null for an in-process C++ decoder
-  std::shared_ptr<const schema::Ir> ir;       // the schema this implementation was generated from
-  std::unique_ptr<decoder::Decoder> decoder;  // in-process only
-  // The pace of the member's batches, for skip_stuck(): when each batch still unanswered was handed
-  // to its pool (they are answered in that order), when the last one was answered, and a moving
-  // average of the time one batch takes. Written on the pool's thread, read on the caller's.
-  std::mutex pace_mutex;
-  std::deque<std::chrono::steady_clock::time_point> unanswered;
-  std::chrono::steady_clock::time_point last_answered;
-  double batch_seconds = 0;
-  std::atomic<bool> stuck{false};  // set on the caller's thread (skip_stuck), read on the pool's too
-  std::uint64_t skipped = 0;       // payloads it was left out of, the caller's thread
-  void note_answered();            // its pool answered the batch at the front (the pool's thread)
-};
 
 namespace {
 
@@ -63,6 +33,13 @@ void collect_names(const schema::Shape& s, std::set<std::string, std::less<>>& n
   if (s.additional_shape) collect_names(*s.additional_shape, names);
 }
 
+// One adapter's pool, started on a thread of its own: the pool, or why it did not start.
+struct Starting {
+  const AdapterConfig* config = nullptr;
+  std::optional<StartError> error;
+  std::future<std::unique_ptr<AdapterPool>> pool;
+};
+
 }  // namespace
 
 ImplementationSet::ImplementationSet(std::shared_ptr<const schema::Ir> default_schema,
@@ -73,8 +50,9 @@ ImplementationSet::ImplementationSet(std::shared_ptr<const schema::Ir> default_s
   by_bundle[default_schema->source_path] = default_schema;
   bool want_cpp = false;
   // Start the adapter processes in parallel: each SDK loads its descriptor tables at start-up.
-  std::vector<std::pair<const AdapterConfig*, std::future<Result<std::unique_ptr<AdapterPool>, StartError>>>>
-      starting;
+  // (The future holds the pool alone: with the whole Result, GCC 12 warned of a free of a non-heap
+  // object inside std::future, a false positive, -Wfree-nonheap-object.)
+  std::deque<Starting> starting;
   for (const auto& a : adapters) {
     if (a.spec.name == kReferenceImplementation) {
       want_cpp = true;
@@ -84,20 +62,27 @@ ImplementationSet::ImplementationSet(std::shared_ptr<const schema::Ir> default_s
       failures_.push_back({a.spec.name, "unavailable: " + *a.unavailable});
       continue;
     }
-    starting.emplace_back(
-        &a, std::async(std::launch::async, [&a, &options] { return AdapterPool::start(a.spec, options); }));
+    Starting& s = starting.emplace_back();
+    s.config = &a;
+    s.pool = std::async(std::launch::async, [&s, &options]() -> std::unique_ptr<AdapterPool> {
+      auto started = AdapterPool::start(s.config->spec, options);
+      if (started.ok()) return std::move(started).value();
+      s.error = std::move(started).error();
+      return nullptr;
+    });
   }
-  for (auto& [config, future] : starting) {
-    auto pool = future.get();
-    if (!pool.ok()) {
+  for (Starting& s : starting) {
+    const AdapterConfig* config = s.config;
+    auto pool = s.pool.get();
+    if (!pool) {
+      const StartError& error = *s.error;
       failures_.push_back(
-          {config->spec.name,
-           pool.error().message + (pool.error().stderr_tail.empty() ? "" : "\n" + pool.error().stderr_tail)});
+          {config->spec.name, error.message + (error.stderr_tail.empty() ? "" : "\n" + error.stderr_tail)});
       continue;
     }
     auto m = std::make_unique<Member>();
     m->name = config->spec.name;
-    m->pool = std::move(pool).value();
+    m->pool = std::move(pool);
     m->identity = m->pool->identity();
     m->ir = default_schema;
     if (m->identity.schema_bundle && std::filesystem::exists(*m->identity.schema_bundle)) {
@@ -192,344 +177,6 @@ std::string ImplementationSet::group_key(const Member& m, const std::string& roo
   bool supported = m.identity.roots.empty() || std::find(m.identity.roots.begin(), m.identity.roots.end(),
                                                          root) != m.identity.roots.end();
   return supported ? r->closure_hash : "";
-}
-
-std::vector<std::vector<ValidateResult>> ImplementationSet::validate(
-    const std::vector<ValidateRequest>& batch) {
-  std::vector<std::vector<ValidateResult>> per_member(members_.size());
-  std::vector<std::future<std::vector<ValidateResult>>> pending(members_.size());
-  for (std::size_t i = 0; i < members_.size(); ++i) {
-    if (members_[i]->pool) {
-      AdapterPool* pool = members_[i]->pool.get();
-      pending[i] = std::async(std::launch::async, [pool, &batch] { return pool->validate(batch); });
-    }
-  }
-  for (std::size_t i = 0; i < members_.size(); ++i) {
-    if (members_[i]->pool) continue;
-    for (const auto& req : batch) {
-      auto start = std::chrono::steady_clock::now();
-      ValidateResult r = validate_reference(*members_[i]->ir, req.document, req.input,
-                                            members_[i]->ir == schemas_.front() ? node_sink_ : nullptr);
-      r.millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      per_member[i].push_back(std::move(r));
-    }
-  }
-  for (std::size_t i = 0; i < members_.size(); ++i) {
-    if (members_[i]->pool) per_member[i] = pending[i].get();
-    for (auto& r : per_member[i]) r.implementation = members_[i]->name;
-  }
-  std::vector<std::vector<ValidateResult>> out(batch.size());
-  for (std::size_t k = 0; k < batch.size(); ++k) {
-    for (auto& results : per_member) out[k].push_back(std::move(results[k]));
-  }
-  return out;
-}
-
-std::vector<PayloadResults> ImplementationSet::run(const std::vector<DecodeRequest>& batch,
-                                                   const Layers& layers) {
-  return finish(start(batch, layers));
-}
-
-std::unique_ptr<ImplementationSet::InFlight> ImplementationSet::start(
-    std::vector<DecodeRequest> requests, const Layers& with,
-    const std::vector<const ReferenceDecode*>& decoded) {
-  auto flight = std::make_unique<InFlight>();
-  flight->batch = std::move(requests);
-  flight->layers = with;
-  const auto& batch = flight->batch;
-  const Layers& layers = flight->layers;
-  // The schema document of each payload's root, as the validators name it (one place: canonical's
-  // root_document); a root without a document is validated as "" and answered unsupported.
-  auto& to_validate = flight->to_validate;
-  if (layers.canonical) {
-    for (const auto& req : batch)
-      to_validate.push_back({canonical::root_document(*schemas_.front(), req.root), req.input});
-  }
-  auto& per_member = flight->per_member;
-  auto& verdicts = flight->verdicts;
-  per_member.resize(members_.size());
-  verdicts.resize(members_.size());
-  // Each pool gets its decode and then its validate call, queued behind what it still has (an
-  // earlier batch): its own thread answers them, the pools in parallel. The answers are
-  // written into the InFlight, which stays where it is (and waits for them) until finish().
-  auto& pending = flight->pending;
-  pending.resize(members_.size());
-  for (std::size_t i = 0; i < members_.size(); ++i) {
-    if (!members_[i]->pool) continue;
-    Member& member = *members_[i];
-    if (member.stuck) {  // skip_stuck(): the run goes on without it until it has answered its backlog
-      skip_batch(*flight, i);
-      continue;
-    }
-    {
-      std::lock_guard<std::mutex> pace(member.pace_mutex);
-      member.unanswered.push_back(std::chrono::steady_clock::now());
-    }
-    AdapterPool* pool = members_[i]->pool.get();
-    InFlight* f = flight.get();
-    // Each of the member's calls keeps its own error; the last one answered settles the future: on
-    // the pool's thread, or on this one for a validate the adapter's hello rules out.
-    struct Calls {
-      std::promise<void> answered;
-      std::atomic<int> left;
-      std::exception_ptr decode_error, validate_error;
-    };
-    auto calls = std::make_shared<Calls>();
-    calls->left = int{layers.structural} + int{layers.canonical};
-    pending[i] = calls->answered.get_future();
-    auto settle = [calls, &member] {
-      if (calls->left.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-      member.note_answered();
-      if (auto error = calls->decode_error ? calls->decode_error : calls->validate_error) {
-        calls->answered.set_exception(error);
-      } else {
-        calls->answered.set_value();
-      }
-    };
-    if (calls->left == 0) {
-      member.note_answered();
-      calls->answered.set_value();
-    }
-    if (layers.structural) {
-      pool->submit_decode(f->batch,
-                          [f, i, calls, settle](std::vector<ImplResult> results, std::exception_ptr error) {
-                            f->per_member[i] = std::move(results);
-                            calls->decode_error = error;
-                            settle();
-                          });
-    }
-    if (layers.canonical) {
-      pool->submit_validate(f->to_validate, [f, i, calls, settle](std::vector<ValidateResult> results,
-                                                                  std::exception_ptr error) {
-        f->verdicts[i] = std::move(results);
-        calls->validate_error = error;
-        settle();
-      });
-    }
-  }
-  for (std::size_t i = 0; i < members_.size(); ++i) {
-    Member& m = *members_[i];
-    if (m.pool) continue;
-    for (std::size_t k = 0; layers.structural && k < batch.size(); ++k) {
-      const auto& req = batch[k];
-      ImplResult r;
-      r.implementation = m.name;
-      const schema::Root* root = m.ir->find_root(req.root);
-      if (!root) {
-        r.outcome = Outcome::kUnsupported;
-        per_member[i].push_back(std::move(r));
-        continue;
-      }
-      const ReferenceDecode* done = k < decoded.size() ? decoded[k] : nullptr;
-      ReferenceDecode fresh;
-      if (!done || done->ir != m.ir.get()) {
-        auto start = std::chrono::steady_clock::now();
-        decoder::DecodeResult d = m.decoder->decode(*root, req.input);
-        fresh = {m.ir.get(), d.accepted, std::move(d.diagnostics), std::move(d.encoded),
-                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()};
-        done = &fresh;
-      }
-      r.millis = done->millis;
-      r.outcome = done->accepted ? Outcome::kAccepted : Outcome::kRejected;
-      for (const auto& diag : done->diagnostics)
-        r.diagnostics.push_back({diag.path, diag.code, decoder::severity_name(diag.severity)});
-      r.encoded = done == &fresh ? std::move(fresh.encoded) : done->encoded;
-      per_member[i].push_back(std::move(r));
-    }
-    for (const auto& req : to_validate) {
-      auto start = std::chrono::steady_clock::now();
-      ValidateResult r =
-          validate_reference(*m.ir, req.document, req.input, m.ir == schemas_.front() ? node_sink_ : nullptr);
-      r.millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      verdicts[i].push_back(std::move(r));
-    }
-  }
-  return flight;
-}
-
-void ImplementationSet::skip_batch(InFlight& flight, std::size_t member) {
-  Member& m = *members_[member];
-  const std::size_t count = flight.batch.size();
-  if (flight.layers.structural) {
-    flight.per_member[member].assign(count, ImplResult{});
-    for (auto& r : flight.per_member[member]) {
-      r.implementation = m.name;
-      r.message = "skipped: the adapter was stuck on earlier requests";
-      r.skipped = true;
-    }
-  }
-  if (flight.layers.canonical) {
-    flight.verdicts[member].assign(flight.to_validate.size(), ValidateResult{});
-    for (auto& r : flight.verdicts[member]) {
-      r.implementation = m.name;
-      r.message = "skipped: the adapter was stuck on earlier requests";
-      r.skipped = true;
-    }
-  }
-}
-
-void ImplementationSet::Member::note_answered() {
-  std::lock_guard<std::mutex> pace(pace_mutex);
-  auto now = std::chrono::steady_clock::now();
-  if (unanswered.empty()) return;
-  // The batch's clock starts when it was handed over or when the one ahead of it was answered.
-  auto began = std::max(unanswered.front(), last_answered);
-  unanswered.pop_front();
-  last_answered = now;
-  // What it took while stuck is the hang's, not the member's pace (the hang would otherwise raise
-  // the bar for noticing the next one); one slow batch moves the average at most 4-fold.
-  if (stuck) return;
-  double took = std::chrono::duration<double>(now - began).count();
-  if (batch_seconds > 0) took = std::min(took, 4 * batch_seconds);
-  batch_seconds = batch_seconds == 0 ? took : 0.8 * batch_seconds + 0.2 * took;
-}
-
-std::vector<std::string> ImplementationSet::skip_stuck(std::chrono::milliseconds floor) {
-  std::vector<std::string> newly;
-  auto now = std::chrono::steady_clock::now();
-  for (auto& m : members_) {
-    if (!m->pool) continue;
-    bool waited_too_long = false;
-    bool backlog = false;
-    {
-      std::lock_guard<std::mutex> pace(m->pace_mutex);
-      backlog = !m->unanswered.empty();
-      if (backlog) {
-        auto began = std::max(m->unanswered.front(), m->last_answered);
-        // Stuck: the batch at the front has taken far longer than this member's batches take.
-        auto allowed = floor + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                   std::chrono::duration<double>(kStuckPaceFactor * m->batch_seconds));
-        waited_too_long = now - began > allowed;
-      }
-    }
-    if (m->stuck && !backlog) m->stuck = false;  // answered everything it had: back in the run
-    if (!m->stuck && waited_too_long) {
-      m->stuck = true;
-      m->pool->shed();  // what it has not started of its backlog is skipped, not waited for
-      newly.push_back(m->name);
-    }
-  }
-  return newly;
-}
-
-bool ImplementationSet::ready(const InFlight& flight) const {
-  for (const auto& p : flight.pending) {
-    if (p.valid() && p.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
-  }
-  return true;
-}
-
-bool ImplementationSet::wait_ready(const InFlight& flight, std::chrono::milliseconds max_wait) const {
-  const auto until = std::chrono::steady_clock::now() + max_wait;
-  for (const auto& p : flight.pending) {
-    if (p.valid() && p.wait_until(until) != std::future_status::ready) return false;
-  }
-  return true;
-}
-
-bool ImplementationSet::waits_only_on_stuck(const InFlight& flight) const {
-  bool waits = false;
-  for (std::size_t i = 0; i < flight.pending.size(); ++i) {
-    const auto& p = flight.pending[i];
-    if (!p.valid() || p.wait_for(std::chrono::seconds(0)) == std::future_status::ready) continue;
-    if (!members_[i]->stuck) return false;
-    waits = true;
-  }
-  return waits;
-}
-
-void ImplementationSet::cut_adapters() {
-  for (auto& m : members_) {
-    if (m->pool) m->pool->cut();
-  }
-}
-
-std::map<std::string, std::uint64_t> ImplementationSet::skipped_payloads() const {
-  std::map<std::string, std::uint64_t> out;
-  for (const auto& m : members_) {
-    if (m->skipped) out[m->name] = m->skipped;
-  }
-  return out;
-}
-
-void ImplementationSet::wait_for_adapters(InFlight& flight) {
-  if (flight.adapters_done) return;
-  flight.adapters_done = true;
-  for (std::size_t i = 0; i < members_.size(); ++i) {
-    if (members_[i]->pool && flight.pending[i].valid()) flight.pending[i].get();
-    for (auto& r : flight.per_member[i]) r.implementation = members_[i]->name;
-    for (auto& r : flight.verdicts[i]) r.implementation = members_[i]->name;
-  }
-}
-
-std::vector<PayloadResults> ImplementationSet::finish(std::unique_ptr<InFlight> flight) {
-  wait_for_adapters(*flight);
-  const auto& batch = flight->batch;
-  const Layers& layers = flight->layers;
-  const auto& to_validate = flight->to_validate;
-  const auto& per_member = flight->per_member;
-  const auto& verdicts = flight->verdicts;
-  CompareOptions options;
-  options.known_names = &known_names_;
-  for (const auto& m : members_) {
-    if (!m->identity.reports_warnings) options.without_warnings.insert(m->name);
-  }
-  std::vector<PayloadResults> out(batch.size());
-  for (std::size_t k = 0; k < batch.size(); ++k) {
-    PayloadResults& p = out[k];
-    p.root = batch[k].root;
-    p.input = batch[k].input;
-    std::map<std::string, std::vector<ImplResult>> groups;
-    std::map<std::string, std::vector<ValidateResult>> canonical_groups;
-    for (std::size_t i = 0; i < members_.size(); ++i) {
-      const std::string key = group_key(*members_[i], p.root);
-      bool skipped = false;
-      if (layers.structural) {
-        ImplResult r = per_member[i].size() > k ? per_member[i][k] : ImplResult{};
-        if (r.implementation.empty()) r.implementation = members_[i]->name;
-        skipped = skipped || r.skipped;
-        p.results.push_back(r);
-        // A skipped member was never asked: the others are compared without it.
-        if (!key.empty() && r.outcome != Outcome::kUnsupported && !r.skipped)
-          groups[key].push_back(std::move(r));
-      }
-      if (layers.canonical) {
-        ValidateResult v = verdicts[i].size() > k ? verdicts[i][k] : ValidateResult{};
-        if (v.implementation.empty()) v.implementation = members_[i]->name;
-        skipped = skipped || v.skipped;
-        p.validations.push_back(v);
-        if (!key.empty() && v.verdict != Verdict::kUnsupported && !v.skipped)
-          canonical_groups[key].push_back(std::move(v));
-      }
-      if (skipped) {
-        p.skipped.push_back(members_[i]->name);
-        ++members_[i]->skipped;
-      }
-    }
-    if (layers.canonical) p.document = to_validate[k].document;
-    // A request the pool abandoned (the run is stopping: Ctrl-C, kill; or the pool is shut down) was never
-    // answered: comparing it would turn the interruption into an sdk-error finding.
-    bool abandoned =
-        std::any_of(p.results.begin(), p.results.end(), [](const ImplResult& r) { return r.abandoned; }) ||
-        std::any_of(p.validations.begin(), p.validations.end(),
-                    [](const ValidateResult& r) { return r.abandoned; });
-    p.interrupted = abandoned;
-    if (abandoned) continue;
-    for (auto& [key, results] : groups) {
-      // A group of one still reports its own crash, timeout or error (and round-trip-self).
-      auto ds = compare(p.root, p.input, results, options);
-      p.divergences.insert(p.divergences.end(), ds.begin(), ds.end());
-      p.groups.push_back(std::move(results));
-    }
-    std::vector<ImplResult> answered;  // the cross-layer check pairs only what was asked
-    for (const auto& r : p.results)
-      if (!r.skipped) answered.push_back(r);
-    for (auto& [key, validations] : canonical_groups) {
-      auto ds = compare_canonical(p.input, validations, answered);
-      p.divergences.insert(p.divergences.end(), ds.begin(), ds.end());
-    }
-  }
-  return out;
 }
 
 std::map<std::string, std::string> ImplementationSet::without_canonical_layer() const {

@@ -148,6 +148,10 @@ class ImplementationSet {
   struct Member;
   std::string group_key(const Member& m, const std::string& root) const;
   void skip_batch(InFlight& flight, std::size_t member);
+  /// The in-process reference's answers to `flight` for `member` (detail/impl_set_reference.cpp).
+  void reference_batch(InFlight& flight, std::size_t member,
+                       const std::vector<const ReferenceDecode*>& decoded);
+  core::ValidateResult reference_validate(const Member& m, const ValidateRequest& request) const;
   std::vector<std::unique_ptr<Member>> members_;
   std::vector<std::shared_ptr<const schema::Ir>> schemas_;  // distinct IRs (index 0 = default)
   std::vector<StartFailure> failures_;

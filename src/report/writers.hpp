@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "report/run_folder.hpp"
+#include "report/run_data.hpp"
 
 namespace crosscheck::report {
 

@@ -1,7 +1,8 @@
 // Tests of the fuzz run's corpus (campaign/corpus_sample.hpp): its files are written by a writer
 // thread, each distinct entry once, within the folder's bound; flush() waits for them; a write error
 // reaches flush() and the next keep(); a resumed run counts the files it finds and does not count an
-// entry again when it is kept a second time.
+// entry again when it is kept a second time; the writer's queue never holds more than its bound, and
+// an entry it turns away is not counted as a file, so it is queued when kept again.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -93,6 +94,52 @@ TEST_F(CorpusSampleTest, AFolderOnlyCorpusWritesFilesAndKeepsNoMemorySample) {
   EXPECT_EQ(files_of(base_ / "sent-sample" / "a").size(), 20u);
   EXPECT_EQ(folder_only.in_memory(), 0u);
   EXPECT_EQ(folder_only.pick("a", 0), "");
+}
+
+TEST_F(CorpusSampleTest, TheWriteQueueHoldsAtMostItsFilesAndATurnedAwayEntryIsQueuedWhenKeptAgain) {
+  // The bound docs/memory.md measured: a full queue holds at most 4 MiB of inputs.
+  EXPECT_LE(CorpusSample::kWriteQueueBytes, std::size_t{4} << 20);
+  const std::size_t bound = CorpusSample::kWriteQueueFiles;
+  const std::size_t kept = bound + bound / 2, folder_bound = bound + bound / 4;
+  // A writer that never runs: the queue fills as on a machine with no idle core.
+  CorpusSample corpus((base_ / "corpus").string(), folder_bound, true, CorpusSample::Writer::kFlushOnly);
+  for (std::size_t k = 0; k < kept; ++k) {
+    corpus.keep("a", entry(static_cast<int>(k)));
+    ASSERT_LE(corpus.queued().first, bound) << "after " << k + 1 << " entries";
+  }
+  EXPECT_EQ(corpus.queued().first, bound);
+  corpus.flush();
+  EXPECT_EQ(corpus.queued().first, 0u);
+  EXPECT_EQ(files_of(base_ / "corpus" / "a").size(), bound);
+  // Kept again: the written ones are copies; the ones turned away were not counted as files, so they
+  // are queued now, up to the folder's bound.
+  for (std::size_t k = 0; k < kept; ++k) corpus.keep("a", entry(static_cast<int>(k)));
+  EXPECT_EQ(corpus.queued().first, folder_bound - bound);
+  corpus.flush();
+  auto a = files_of(base_ / "corpus" / "a");
+  EXPECT_EQ(a.size(), folder_bound);
+  for (std::size_t k = 0; k < kept; ++k) {
+    EXPECT_EQ(a.count(schema::sha256_hex(entry(static_cast<int>(k))).substr(0, 40)),
+              k < folder_bound ? 1u : 0u)
+        << "entry " << k;
+  }
+}
+
+TEST_F(CorpusSampleTest, TheWriteQueueHoldsAtMostItsBytes) {
+  const std::size_t size = 40000, count = 2 * (CorpusSample::kWriteQueueBytes / size);
+  auto big = [size](std::size_t k) {
+    return std::to_string(k) + std::string(size - std::to_string(k).size(), 'x');
+  };
+  CorpusSample corpus((base_ / "corpus").string(), 4096, true, CorpusSample::Writer::kFlushOnly);
+  for (std::size_t k = 0; k < count; ++k) {
+    corpus.keep("a", big(k));
+    ASSERT_LE(corpus.queued().second, CorpusSample::kWriteQueueBytes) << "after " << k + 1 << " entries";
+  }
+  EXPECT_EQ(corpus.queued().first, CorpusSample::kWriteQueueBytes / size);
+  corpus.flush();
+  for (std::size_t k = 0; k < count; ++k) corpus.keep("a", big(k));  // the rest fits now
+  corpus.flush();
+  EXPECT_EQ(files_of(base_ / "corpus" / "a").size(), count);
 }
 
 TEST_F(CorpusSampleTest, AWriteErrorReachesFlushAndTheNextKeep) {

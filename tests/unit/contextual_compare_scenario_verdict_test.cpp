@@ -129,6 +129,45 @@ TEST(Verdict, InputPlaceholdersAreToleratedOnlyOffToolBoundariesAndWhenUnasserte
   EXPECT_FALSE(compare_row(finish, {{"python", &py}, {"other", &real}}).empty());
 }
 
+// A row at turn.finish.before after an earlier continue, with a neutral response: whether this response
+// spends the unit is open (host::open_keys), what flow resolves to is not.
+Row earlier_continue_row() {
+  std::string text =
+      R"({"version":1,"scenarios":[{"id":"x","request":{"jsonrpc":"2.0","id":"x","method":"hooks/intercept",)"
+      R"("params":{"event":{"id":"x","type":"turn.finish.before"},"capabilities":{"effects":["flow"],)"
+      R"("flow":{"operations":["stop","continue"],"remainingContinuations":2,"continuationCount":0}},)"
+      R"("state":{"permission":"none","candidate":null,"flow":"continue"}}},)"
+      R"("response":{"jsonrpc":"2.0","id":"x","result":{"effects":[]}},)"
+      R"("expected":{"flow":"continue","continuationInstructions":[],"continuationRemaining":2}}]})";
+  auto f = parse_scenario_text(text, "t.json");
+  EXPECT_TRUE(f.ok()) << (f.ok() ? "" : f.error().text());
+  return f.ok() ? f->rows[0] : Row{};
+}
+
+TEST(Verdict, ADifferenceOnOpenKeysAloneIsImplementationDefined) {
+  Row r = earlier_continue_row();
+  const std::string same = R"({"decision":"allow","executed":false,"messages":[],"flow":"continue",)"
+                           R"("continuationInstructions":[])";
+  RowResult cpp = result("passed", same + R"(,"continuationRemaining":2})");
+  RowResult spent = result("passed", same + R"(,"continuationRemaining":1})");
+  auto d = compare_row(r, {{"cpp", &cpp}, {"rust", &spent}});
+  ASSERT_EQ(d.size(), 2u);
+  for (const auto& x : d) {
+    EXPECT_EQ(x.implementation_defined, std::vector<std::string>{"incoming-continue-allowance"}) << x.cls;
+    EXPECT_NE(x.bucket.find("/implementation-defined"), std::string::npos) << x.bucket;
+  }
+  EXPECT_EQ(d[0].bucket, "contextual-result/turn.finish.before/continuationRemaining/implementation-defined");
+  EXPECT_EQ(d[0].clients, std::vector<std::string>{"rust"});
+  // A client that also forgets the earlier continue differs on a key that is not open: a contract
+  // difference, failing as any other.
+  RowResult forgot = result("passed", R"({"decision":"allow","executed":false,"messages":[]})");
+  auto e = compare_row(r, {{"cpp", &cpp}, {"rust", &forgot}});
+  ASSERT_EQ(e.size(), 2u);
+  for (const auto& x : e) EXPECT_TRUE(x.implementation_defined.empty()) << x.bucket;
+  EXPECT_EQ(e[0].bucket,
+            "contextual-result/turn.finish.before/flow,continuationInstructions,continuationRemaining");
+}
+
 Admission admission(const std::string& status, std::vector<std::string> traits = {}) {
   Admission a;
   a.status = status;

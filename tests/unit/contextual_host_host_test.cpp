@@ -128,6 +128,85 @@ TEST(Host, EveryRowOfTheCompositionFile) {
   EXPECT_EQ(file->rows.size(), 32u);
 }
 
+// tests/data/scenarios/state.json (generate.py): a stop or continue accepted earlier in the occurrence,
+// with its instructions and injections; every asserted key exact, nothing unasserted, nothing open.
+TEST(Host, EveryRowOfTheStateFile) {
+  REQUIRE_SCHEMA();
+  auto file = scenario::read_scenario_file(std::string(CROSSCHECK_TEST_DATA) + "/scenarios/state.json");
+  ASSERT_TRUE(file.ok()) << file.error().text();
+  for (const auto& row : file->rows) {
+    SCOPED_TRACE(row.id);
+    Applied a = apply(*validator(), row.request(), row.response());
+    ASSERT_TRUE(a.accepted && a.host_accepted) << a.rule << ": " << a.message;
+    for (const auto& m : row.expected()->members()) {
+      const json::Value* got = a.result.find(m.key);
+      ASSERT_TRUE(got) << "missing " << m.key;
+      EXPECT_TRUE(json::semantically_equal(*got, m.value)) << m.key << ": " << json::write(*got);
+    }
+    for (const auto& m : a.result.members())
+      EXPECT_TRUE(row.expected()->contains(m.key)) << "unasserted " << m.key;
+    EXPECT_TRUE(open_keys(row.request(), row.response()).empty());
+  }
+  EXPECT_EQ(file->rows.size(), 10u);
+}
+
+TEST(Host, AnEarlierStopStaysAndAnEarlierContinueYieldsToStop) {
+  REQUIRE_SCHEMA();
+  const std::string flow =
+      R"({"operations":["stop","continue"],"remainingContinuations":2,"continuationCount":0})";
+  auto with_state = [&](const std::string& state) {
+    std::string r = finish_request(flow);
+    return r.substr(0, r.size() - 2) + R"(,"state":)" + state + "}}";
+  };
+  // An earlier stop, then a continue: stop; the instruction kept after the earlier ones; nothing spent.
+  expect_result(
+      run(with_state(R"({"permission":"none","candidate":null,"flow":"stop","instructions":["a"]})"),
+          response(R"([{"type":"flow","operation":"continue","instruction":"b"}])")),
+      R"({"decision":"allow","executed":false,"messages":[],"flow":"stop",)"
+      R"("continuationInstructions":["a","b"],"continuationRemaining":2})");
+  // state.flow none is no earlier flow: nothing resolves, nothing is reported.
+  expect_result(run(with_state(R"({"permission":"none","candidate":null,"flow":"none"})"), response("[]")),
+                R"({"decision":"allow","executed":false,"messages":[]})");
+  // At tool.before an earlier stop keeps the tool from running and an incoming candidate from applying.
+  expect_result(run(tool_request(kAllCaps, R"({"permission":"allow","candidate":{"value":7},"flow":"stop"})"),
+                    response("[]")),
+                R"({"decision":"allow","executed":false,"input":{"task":1},"messages":[],"flow":"stop"})");
+}
+
+TEST(Host, OpenKeysNameTheChoicesTheContractLeavesOpen) {
+  const std::string flow =
+      R"({"operations":["stop","continue"],"remainingContinuations":2,"continuationCount":0})";
+  auto with_state = [&](const std::string& state) {
+    std::string r = finish_request(flow);
+    return v(r.substr(0, r.size() - 2) + R"(,"state":)" + state + "}}");
+  };
+  auto keys = [](const std::vector<OpenKey>& open) {
+    std::vector<std::string> out;
+    for (const auto& o : open) out.push_back(o.key + ":" + o.choice);
+    return out;
+  };
+  const json::Value neutral = v(response("[]"));
+  const json::Value again = v(response(R"([{"type":"flow","operation":"continue","instruction":"b"}])"));
+  // An earlier continue and no continue here: is the unit spent here?
+  EXPECT_EQ(
+      keys(open_keys(with_state(R"({"permission":"none","candidate":null,"flow":"continue"})"), neutral)),
+      std::vector<std::string>{"continuationRemaining:incoming-continue-allowance"});
+  // ... not when this response continues too (one unit), nor when a stop wins.
+  EXPECT_TRUE(
+      open_keys(with_state(R"({"permission":"none","candidate":null,"flow":"continue"})"), again).empty());
+  EXPECT_TRUE(open_keys(with_state(R"({"permission":"none","candidate":null,"flow":"continue"})"),
+                        v(response(R"([{"type":"flow","operation":"stop","reason":"r"}])")))
+                  .empty());
+  // Earlier instructions with no flow resolved: are they reported?
+  EXPECT_EQ(
+      keys(open_keys(with_state(R"({"permission":"none","candidate":null,"instructions":["a"]})"), neutral)),
+      std::vector<std::string>{"continuationInstructions:incoming-instructions-reported"});
+  // No state, or state without flow members: nothing is open.
+  EXPECT_TRUE(open_keys(v(finish_request(flow)), again).empty());
+  EXPECT_TRUE(
+      open_keys(v(tool_request(kAllCaps, R"({"permission":"none","candidate":null})")), neutral).empty());
+}
+
 TEST(Host, EnvelopeVersionCorrelation) {
   REQUIRE_SCHEMA();
   expect_rejected(run(tool_request(), R"({"jsonrpc":"1.0","id":"r","result":{"protocolVersion":"draft"}})"),

@@ -12,6 +12,7 @@
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
+#include "layers/structural/detail/trait_sites.hpp"
 #include "schema/sha256.hpp"
 
 namespace crosscheck::layers::structural {
@@ -186,112 +187,6 @@ std::vector<std::string> differing_paths(const Groups& groups) {
   for (const auto& [path, code] : leaves(differing)) out.push_back(path);
   return out;
 }
-
-/// `a` is `b` or one of its ancestors (JSON Pointers; "" is the root).
-bool ancestor_or_self(std::string_view a, std::string_view b) {
-  return b.size() >= a.size() && b.compare(0, a.size(), a) == 0 &&
-         (b.size() == a.size() || b[a.size()] == '/');
-}
-
-bool near(std::string_view a, std::string_view b) { return ancestor_or_self(a, b) || ancestor_or_self(b, a); }
-
-constexpr std::string_view kTypedSlot = "big-number-in-typed-slot";
-
-/// Which of an input's traits decide a divergence: the trait part of its signature, and whether the
-/// divergence is implementation-defined at all.
-struct Decided {
-  std::vector<std::string> traits;  ///< free traits that decide it, in InputTraits::names() order
-  bool typed_big_number = false;    ///< a big number in a typed slot is where the groups differ
-  bool implementation_defined() const { return !traits.empty(); }
-  std::string part() const {
-    std::string out;
-    for (const auto& t : traits) out += (out.empty() ? "" : ",") + t;
-    if (typed_big_number) out += (out.empty() ? "" : ",") + std::string(kTypedSlot);
-    return out;
-  }
-};
-
-/// The input's traits with their sites, split into free ones and big numbers in typed slots.
-class TraitSites {
- public:
-  TraitSites(const InputTraits& traits, const std::vector<ImplResult>& results) : traits_(traits) {
-    // A big or huge number that an implementation's error points at sits in a typed slot: there the
-    // contract (integers within +-(2^53-1)) decides, so it does not make the input free.
-    std::set<std::string_view> error_paths;
-    for (const auto& r : results) {
-      for (const auto& d : r.diagnostics) {
-        if (d.severity == "error") error_paths.insert(d.path);
-      }
-    }
-    for (const auto& p : traits.big_number_paths) {
-      if (error_paths.count(p)) typed_.insert(p);
-    }
-  }
-
-  /// Traits at or around `paths`: of the sites at one of them, above or below one, those nearest to
-  /// it (fewest levels apart), so that a big number in the variant a union error is about is named,
-  /// not every trait further down the same subtree. Every trait when `paths` is null (a divergence
-  /// with no place: a crash, an encode failure).
-  Decided at(const std::vector<std::string>* paths) const {
-    constexpr std::size_t kFar = static_cast<std::size_t>(-1);
-    auto distance = [&](std::string_view site) {
-      if (!paths) return std::size_t{0};
-      std::size_t best = kFar;
-      for (const auto& p : *paths) {
-        if (!near(site, p)) continue;
-        const auto levels = [](std::string_view x) { return std::count(x.begin(), x.end(), '/'); };
-        best = std::min(best, static_cast<std::size_t>(std::abs(levels(site) - levels(p))));
-      }
-      return best;
-    };
-    std::map<std::size_t, std::set<std::string>> by_distance;             // the nearest come first
-    if (traits_.not_json) by_distance[0] = {"not-json", "invalid-utf8"};  // the whole text, no place
-    for (const auto& s : traits_.sites) {
-      const bool number = s.trait == "big-integer" || s.trait == "huge-exponent";
-      by_distance[distance(s.path)].insert(number && typed_.count(s.path) ? std::string(kTypedSlot)
-                                                                          : s.trait);
-    }
-    by_distance.erase(kFar);
-    Decided d;
-    if (by_distance.empty()) return d;
-    const std::set<std::string>& nearest = by_distance.begin()->second;
-    for (const auto& name : traits_.names()) {
-      if (nearest.count(name)) d.traits.push_back(name);
-    }
-    d.typed_big_number = nearest.count(std::string(kTypedSlot)) > 0;
-    return d;
-  }
-
-  /// The trait that can make a JSON parser itself refuse the text: the reason one implementation
-  /// answers invalid_json where another parses it. When the text has several, the first of: not JSON at
-  /// all, depth, a lone surrogate, a number's length, its range, then big integers, duplicate keys and
-  /// -0 (which few parsers refuse). One, not all: "rust refuses deep text" is one bucket whatever else
-  /// the text holds. Slots do not matter to a parser, so big numbers in typed slots count too.
-  Decided parse_level() const {
-    Decided d;
-    if (traits_.not_json) {
-      d.traits = traits_.names();  // not-json, and invalid-utf8 when that is why
-      return d;
-    }
-    const std::pair<bool, const char*> order[] = {
-        {traits_.deep_nesting, "deep-nesting"},   {traits_.lone_surrogate, "lone-surrogate"},
-        {traits_.long_number, "long-number"},     {traits_.huge_exponent, "huge-exponent"},
-        {traits_.big_integer, "big-integer"},     {traits_.duplicate_keys, "duplicate-keys"},
-        {traits_.negative_zero, "negative-zero"},
-    };
-    for (const auto& [present, name] : order) {
-      if (present) {
-        d.traits.push_back(name);
-        break;
-      }
-    }
-    return d;
-  }
-
- private:
-  const InputTraits& traits_;
-  std::set<std::string, std::less<>> typed_;
-};
 
 /// An implementation that rejected the text itself, as JSON, rather than what it says.
 bool rejected_as_json(const ImplResult& r) {

@@ -194,6 +194,68 @@ row("extension-in-envelope", "An extension member in the result envelope is opaq
     response("extension-in-envelope", [], extensions={"org.example.trace": {"span": "a1"}}), RAN, ["extension"])
 
 
+# Incoming flow state (rule 7 over the occurrence: docs/host.md, "prior-flow"): a stop or continue
+# accepted earlier in the same occurrence, with its instructions and injections. Written to state.json,
+# apart from composition.json: the Rust 0.10.1 interop client answers these rows only for three ids of
+# its own (docs/findings.md), which rows 1-3 carry so that both clients can be compared on them.
+STATE_ROWS = []
+
+
+def state(**members):
+    return dict({"permission": "none", "candidate": None}, **members)
+
+
+def full_finish_request(rid, st):
+    r = finish_request(rid)
+    r["params"]["capabilities"]["flow"].update(maxContinuations=3, continuationCount=1)
+    r["params"]["state"] = st
+    return r
+
+
+def state_row(rid, comment, request, effects, expected):
+    STATE_ROWS.append({"id": rid, "comment": comment, "tags": ["flow", "state"], "request": request,
+                       "response": response(rid, effects), "expected": expected})
+
+
+STOP_CAPS = {"effects": ["deny", "allow", "ask", "modify", "message", "return", "flow"],
+             "modify": {"input": {"replace": True, "merge": True}}, "flow": {"operations": ["stop"]}}
+STOPPED = {"decision": "allow", "executed": False, "input": {"task": 1}, "messages": [], "flow": "stop"}
+for suffix, effects in [("empty", []), ("allow", [{"type": "allow"}]), ("return", [{"type": "return", "value": "cached"}])]:
+    rid = "prior-accepted-stop-" + suffix
+    state_row(rid, "A stop accepted earlier in the occurrence stays: the tool does not run, flow stop, and a"
+              " candidate does not apply (rules 7, 9).", tool_request(rid, caps=STOP_CAPS, state=state(flow="stop")),
+              effects, STOPPED)
+state_row("prior-stop-tool", "The first row again under an id of crosscheck's own.",
+          tool_request("prior-stop-tool", caps=STOP_CAPS, state=state(flow="stop")), [], STOPPED)
+state_row("prior-stop-beats-continue", "An earlier stop wins over this response's continue: the instruction is"
+          " kept, no allowance is used (rule 7).",
+          full_finish_request("prior-stop-beats-continue", state(flow="stop")),
+          [{"type": "flow", "operation": "continue", "instruction": "again"}],
+          {"decision": "allow", "executed": False, "messages": [], "flow": "stop",
+           "continuationInstructions": ["again"], "continuationRemaining": 2})
+state_row("prior-stop-neutral-finish", "An earlier stop with a neutral response: flow stop, no instruction, the"
+          " allowance unchanged (rule 7).", full_finish_request("prior-stop-neutral-finish", state(flow="stop")), [],
+          {"decision": "allow", "executed": False, "messages": [], "flow": "stop",
+           "continuationInstructions": [], "continuationRemaining": 2})
+state_row("prior-continue-then-continue", "An earlier continue and this response's: one continuation, one unit"
+          " (2 -> 1), the earlier instruction first (rule 7).",
+          full_finish_request("prior-continue-then-continue", state(flow="continue", instructions=["first"])),
+          [{"type": "flow", "operation": "continue", "instruction": "second"}],
+          {"decision": "allow", "executed": False, "messages": [], "flow": "continue",
+           "continuationInstructions": ["first", "second"], "continuationRemaining": 1})
+state_row("prior-continue-then-stop", "This response's stop wins over an earlier continue; the earlier"
+          " instruction is kept, no allowance is used (rule 7).",
+          full_finish_request("prior-continue-then-stop", state(flow="continue", instructions=["first"])),
+          [{"type": "flow", "operation": "stop", "reason": "done"}],
+          {"decision": "allow", "executed": False, "messages": [], "flow": "stop",
+           "continuationInstructions": ["first"], "continuationRemaining": 2})
+state_row("prior-flow-none", "state.flow none is no earlier flow: nothing resolves, so no flow is reported"
+          " (the verifier contract: an unasserted flow fails).",
+          tool_request("prior-flow-none", state=state(flow="none")), [], RAN)
+LATER = {"type": "inject", "target": "context", "operation": "append", "deliverAt": "next_turn",
+         "value": [message("inj-0", "earlier")]}
+
+
 def plain(rid, tags=()):
     return {"id": rid, "comment": "A neutral row for the client stand-ins.", "tags": list(tags),
             "request": tool_request(rid), "response": response(rid, []), "expected": RAN}
@@ -214,6 +276,13 @@ def main():
         if not r.get("expectError"):
             validator.validate("intercept-response", r["response"])
     write("composition.json", ROWS)
+    state_row("prior-injections-first", "Injections accepted earlier in the occurrence come first, whole, then"
+              " this response's (rules 1, 8).", tool_request("prior-injections-first", state=state(injections=[LATER])),
+              [INJECT], dict(RAN, injections=[LATER, INJECT]))
+    for r in STATE_ROWS:
+        validator.validate("intercept-request", r["request"])
+        validator.validate("intercept-response", r["response"])
+    write("state.json", STATE_ROWS)
     # Robustness: three neutral rows and one that tells tests/fake_clients/fake_client.py to misbehave.
     for kind in ["hang", "crash", "partial", "extra", "malformed", "no-report", "differ"]:
         write("robust-%s.json" % kind, [plain("r1"), plain("r2"), plain("bad-" + kind, ["fake:" + kind]), plain("r3")])

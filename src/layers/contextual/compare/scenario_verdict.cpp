@@ -6,6 +6,7 @@
 #include "core/impl_result.hpp"
 #include "interop/server_admission.hpp"
 #include "json/equal.hpp"
+#include "layers/contextual/host/host.hpp"
 
 namespace crosscheck::scenario {
 namespace {
@@ -40,6 +41,26 @@ bool input_tolerated(const Row& row, const json::Value* a, const json::Value* b)
 
 const json::Value* member(const RowResult& r, const std::string& key) {
   return r.actual.is_object() ? r.actual.find(key) : nullptr;
+}
+
+// The choices behind `keys` when every one of them is a key the contract leaves open for this row
+// (host::open_keys), else none: a difference on open keys alone is implementation-defined.
+std::vector<std::string> open_choices(const std::vector<host::OpenKey>& open,
+                                      const std::vector<std::string>& keys) {
+  std::vector<std::string> choices;
+  for (const auto& key : keys) {
+    auto it = std::find_if(open.begin(), open.end(), [&](const host::OpenKey& o) { return o.key == key; });
+    if (it == open.end()) return {};
+    choices.push_back(it->choice);
+  }
+  return choices;
+}
+
+void mark_implementation_defined(Difference& d, std::vector<std::string> choices) {
+  if (choices.empty()) return;
+  d.implementation_defined = std::move(choices);
+  d.bucket += "/implementation-defined";
+  d.summary += " [implementation-defined: " + join(d.implementation_defined, ", ") + "]";
 }
 
 }  // namespace
@@ -132,6 +153,7 @@ ExpectationVerdict check_expectation(const Row& row, const RowResult& r) {
 std::vector<Difference> compare_row(const Row& row, const ClientResults& results) {
   std::vector<Difference> out;
   std::string type = event_type(row);
+  const std::vector<host::OpenKey> open = host::open_keys(row.request(), row.response());
   // The reference host, when it runs, is first and answered something comparable.
   const RowResult* reference = nullptr;
   if (!results.empty() && results.front().first == core::kReferenceImplementation &&
@@ -196,6 +218,7 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
       d.bucket = d.cls + "/" + type + "/" + join(d.keys);
       d.summary = join(d.clients, ", ") + (d.clients.size() == 1 ? " differs" : " differ") +
                   " from the reference on " + join(d.keys, ", ");
+      mark_implementation_defined(d, open_choices(open, d.keys));
       out.push_back(std::move(d));
     }
   } else if (derived.size() >= 2) {
@@ -228,6 +251,8 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
     d.keys = v.keys;
     d.bucket = d.cls + "/" + name + "/" + type + "/" + v.kind + (v.keys.empty() ? "" : ":" + join(v.keys));
     d.summary = name + " " + v.text();
+    if (v.kind == "keys" || v.kind == "unasserted")
+      mark_implementation_defined(d, open_choices(open, v.keys));
     out.push_back(std::move(d));
   }
   return out;

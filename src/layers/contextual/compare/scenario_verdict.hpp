@@ -18,6 +18,9 @@
 // - Blame: when the reference host (named "cpp", first in the results) answered, the clients of a
 //   difference are the ones whose answer or result differs from the reference's, whatever the
 //   majority, and the keys of contextual-result are those where some client differs from it.
+// - Open keys: a contextual-result or contextual-expectation difference whose keys are all keys the
+//   contract leaves open for the row (host::open_keys) is implementation-defined: its bucket ends in
+//   /implementation-defined and it does not fail the run.
 // - Tolerance: at a boundary other than tool.before, when the row does not assert input, a native
 //   input placeholder (absent, null or {}) equals any other placeholder (Python writes {}, Rust
 //   null); an asserted input is always exact.
@@ -58,8 +61,10 @@ struct Difference {
   std::vector<std::string> involved;
   std::vector<std::string> keys;  ///< differing result keys (contextual-result, -expectation)
   std::string summary;            ///< one line for the terminal
-  /// request-admission: the reference met a construct the standards leave open (its traits, e.g.
-  /// date-time-leap-second); such a difference is reported apart and does not fail the run.
+  /// The choices where the contract is silent that make this difference implementation-defined: for
+  /// request-admission the reference's traits (e.g. date-time-leap-second); for contextual-result and
+  /// contextual-expectation, when every differing key is open for the row (host::open_keys, e.g.
+  /// incoming-continue-allowance). Such a difference is reported apart and does not fail the run.
   std::vector<std::string> implementation_defined;
 };
 

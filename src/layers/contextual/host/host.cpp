@@ -275,11 +275,49 @@ std::vector<const char*> constructs(const Value& request, const Value& response)
     out.push_back(kPermissionPrecedence);
   if (deny_or_ask && (incoming_candidate || returns)) out.push_back(kDenialDiscardsCandidate);
   if (messages) out.push_back(kMessagesInOrder);
-  if (stop && proceed) out.push_back(kStopBeatsContinue);
+  std::string prior = string_at(state, "flow");
+  if ((stop || prior == "stop") && (proceed || prior == "continue")) out.push_back(kStopBeatsContinue);
   if (proceed && !stop) out.push_back(kContinueConsumesOne);
   if (injects) out.push_back(kInjectionsInOrder);
   if (type == "tool.before") out.push_back(kExecution);
   return out;
+}
+
+// Rule 7 over the whole occurrence: a stop or continue accepted earlier in it (params.state.flow,
+// "none" being neither) is where this response's flow starts, and the instructions accepted with it
+// (params.state.instructions) come before this response's. An earlier stop stays, as a stop effect would.
+struct Flow {
+  bool stop = false;
+  bool proceed = false;
+  bool new_continue = false;  ///< this response has a continue effect
+  Value instructions = Value::array();
+  std::string name() const { return stop ? "stop" : proceed ? "continue" : ""; }
+};
+
+Flow resolve_flow(const Value* state, const std::vector<Value>& effects) {
+  Flow f;
+  std::string prior = string_at(state, "flow");
+  f.stop = prior == "stop";
+  f.proceed = prior == "continue";
+  if (const Value* incoming = at(state, "instructions"); incoming && incoming->is_array())
+    for (const Value& i : incoming->items()) f.instructions.push(i);
+  for (const Value& e : effects) {
+    if (string_at(&e, "type") != "flow") continue;
+    bool is_stop = string_at(&e, "operation") == "stop";
+    f.stop = f.stop || is_stop;
+    f.proceed = f.proceed || !is_stop;
+    f.new_continue = f.new_continue || !is_stop;
+    if (const Value* instruction = at(&e, "instruction"); !is_stop && instruction)
+      f.instructions.push(*instruction);
+  }
+  return f;
+}
+
+// The advertised remaining allowance when it is an integer (the counters have no maximum), else null.
+const Value* counted_allowance(const Value* caps) {
+  const Value* remaining = at(at(caps, "flow"), "remainingContinuations");
+  return remaining && remaining->is_number() && json::is_integral(remaining->number_text()) ? remaining
+                                                                                            : nullptr;
 }
 
 Applied apply_checked(const canonical::CanonicalValidator& validator, const Value& request,
@@ -426,8 +464,8 @@ Applied apply_checked(const canonical::CanonicalValidator& validator, const Valu
   Value injections = Value::array();
   if (const Value* incoming = at(state, "injections"); incoming && incoming->is_array())
     for (const Value& j : incoming->items()) injections.push(j);
-  bool stop = false, proceed = false;
-  Value instructions = Value::array();
+  Flow resolved = resolve_flow(state, effects);
+  bool stop = resolved.stop;
   for (const Value& e : effects) {
     std::string t = string_at(&e, "type");
     if (t == "deny") permission = "deny";
@@ -439,17 +477,11 @@ Applied apply_checked(const canonical::CanonicalValidator& validator, const Valu
     }
     if (t == "message") messages.push(*at(&e, "text"));
     if (t == "inject") injections.push(e);
-    if (t == "flow") {
-      bool is_stop = string_at(&e, "operation") == "stop";
-      stop = stop || is_stop;
-      proceed = proceed || !is_stop;
-      if (const Value* instruction = at(&e, "instruction"); !is_stop && instruction)
-        instructions.push(*instruction);
-    }
   }
   std::string decision = permission == "none" ? "allow" : permission;
   if (decision != "allow") has_candidate = false;
-  std::string flow = stop ? "stop" : proceed ? "continue" : "";
+  std::string flow = resolved.name();
+  Value instructions = std::move(resolved.instructions);
   bool applies = decision == "allow" && !stop && has_candidate;
 
   Applied a;
@@ -461,14 +493,16 @@ Applied apply_checked(const canonical::CanonicalValidator& validator, const Valu
   if (tool_input) out.add("input", input);
   out.add("messages", std::move(messages));
   if (applies) out.add("result", candidate);
-  const Value* remaining = at(at(caps, "flow"), "remainingContinuations");
-  bool counted = remaining && remaining->is_number() && json::is_integral(remaining->number_text());
+  const Value* remaining = counted_allowance(caps);
   if (!flow.empty()) out.add("flow", Value::string(flow));
-  if ((!flow.empty() && counted) || !instructions.items().empty())
+  if ((!flow.empty() && remaining) || !instructions.items().empty())
     out.add("continuationInstructions", std::move(instructions));
-  if (!flow.empty() && counted)
-    out.add("continuationRemaining",
-            flow == "continue" ? Value::number(decrement(remaining->number_text())) : *remaining);
+  // One unit when this response's continue resolves; an earlier continue alone spends none here (a
+  // choice where the contract is silent: open_keys()).
+  if (!flow.empty() && remaining)
+    out.add("continuationRemaining", flow == "continue" && resolved.new_continue
+                                         ? Value::number(decrement(remaining->number_text()))
+                                         : *remaining);
   if (!injections.items().empty()) out.add("injections", std::move(injections));
 
   // The synthetic host's own tool contract, after the SDK layer settled: refused, nothing executes.
@@ -504,6 +538,27 @@ Applied apply(const canonical::CanonicalValidator& validator, const Value& reque
       coverage->rejected(rule);
   }
   return a;
+}
+
+std::vector<OpenKey> open_keys(const Value& request, const Value& response) {
+  const Value* params = at(&request, "params");
+  const Value* state = at(params, "state");
+  const Value* effects_value = at(at(&response, "result"), "effects");
+  static const Value kNoEffects = Value::array();
+  const auto& effects = (effects_value && effects_value->is_array() ? *effects_value : kNoEffects).items();
+  Flow f = resolve_flow(state, effects);
+  bool counted = counted_allowance(at(params, "capabilities")) != nullptr;
+  std::vector<OpenKey> out;
+  // Whether earlier instructions are reported when no flow resolved, or as an empty list without an
+  // allowance: the result key is "accepted continue instructions", the contract says nothing of
+  // incoming ones.
+  if (at(state, "instructions") && (f.name().empty() || (!counted && f.instructions.items().empty())))
+    out.push_back({"continuationInstructions", "incoming-instructions-reported"});
+  // Whether an earlier continue, with no continue in this response, spends the unit here: the
+  // contract deducts one "when the accepted response resolves to continue".
+  if (counted && string_at(state, "flow") == "continue" && !f.stop && !f.new_continue)
+    out.push_back({"continuationRemaining", "incoming-continue-allowance"});
+  return out;
 }
 
 }  // namespace crosscheck::host

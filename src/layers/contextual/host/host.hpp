@@ -85,4 +85,14 @@ bool is_tool_input_boundary(const std::string& event_type);
 Applied apply(const canonical::CanonicalValidator& validator, const json::Value& request,
               const json::Value& response, RuleCoverage* coverage = nullptr);
 
+/// A key of apply()'s result whose value depends on a choice where the contract is silent
+/// (docs/host.md, "Choices where the contract is silent"), and the name of that choice.
+struct OpenKey {
+  std::string key;
+  std::string choice;
+};
+/// The open keys of the result for this request and response: implementations that differ from the
+/// reference on these keys alone are implementation-defined, not deviating. Empty for most rows.
+std::vector<OpenKey> open_keys(const json::Value& request, const json::Value& response);
+
 }  // namespace crosscheck::host

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "baseline/run_folder.hpp"
+#include "baseline/run_findings.hpp"
 #include "canonical/canonical_validator.hpp"
 #include "json/value.hpp"
 #include "layers/contextual/rows/scenario_file.hpp"

@@ -1,4 +1,4 @@
-// run_folder.hpp: reading a `crosscheck fuzz` output folder for the reports.
+// run_data.hpp: reading a `crosscheck fuzz` output folder for the reports.
 //
 // Reads run.json, summary.json, coverage.json, events.jsonl and findings/ (through run/, which owns
 // those files and lists the findings with their minimized siblings), and groups the findings into

@@ -1,5 +1,5 @@
-// run_folder.cpp: loading a run folder for the reports, and grouping its findings into buckets.
-#include "report/run_folder.hpp"
+// run_data.cpp: loading a run folder for the reports, and grouping its findings into buckets.
+#include "report/run_data.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,7 +10,7 @@
 
 #include "baseline/baseline.hpp"
 #include "baseline/classify.hpp"
-#include "baseline/run_folder.hpp"
+#include "baseline/run_findings.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "report/escape.hpp"

@@ -1,4 +1,4 @@
-// seed.hpp: turning findings into structural-acceptance matrix cases (crosscheck matrix seed).
+// matrix_seed.hpp: turning findings into structural-acceptance matrix cases (crosscheck matrix seed).
 //
 // A finding qualifies when its input (the minimized one when the reducer wrote it) is a plain JSON
 // value the matrix format carries faithfully (strict JSON, UTF-8, no duplicate keys, no lone
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "baseline/run_folder.hpp"
+#include "baseline/run_findings.hpp"
 #include "matrix/matrix_file.hpp"
 #include "schema/ir.hpp"
 

@@ -1,4 +1,4 @@
-// run_folder.hpp: the findings of a run folder, read back for baselines, matrix seeding and reports.
+// run_findings.hpp: the findings of a run folder, read back for baselines, matrix seeding and reports.
 //
 // A run folder is what `crosscheck fuzz --out DIR` writes (findings in DIR/findings) or what
 // `crosscheck run --out DIR` writes (findings in DIR itself), listed by run/finding_files.hpp: each

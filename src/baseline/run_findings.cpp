@@ -1,5 +1,5 @@
-// run_folder.cpp: reading a run folder's findings (originals and minimized siblings).
-#include "baseline/run_folder.hpp"
+// run_findings.cpp: reading a run folder's findings (originals and minimized siblings).
+#include "baseline/run_findings.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -11,7 +11,7 @@
 #include "json/write.hpp"
 #include "layers/structural/comparator.hpp"
 #include "layers/structural/input_traits.hpp"
-#include "report/run_folder.hpp"
+#include "report/run_data.hpp"
 #include "report/writers.hpp"
 #include "run/event_log.hpp"
 #include "run/finding_file.hpp"

@@ -1,5 +1,5 @@
-// seed.cpp: matrix cases from findings, with the C++ decoder's expectation and a review list.
-#include "matrix/seed.hpp"
+// matrix_seed.cpp: matrix cases from findings, with the C++ decoder's expectation and a review list.
+#include "matrix/matrix_seed.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-// matrix_seed_test.cpp: matrix cases from findings (crosscheck matrix seed) on the mini schema: the
+// matrix_matrix_seed_test.cpp: matrix cases from findings (crosscheck matrix seed) on the mini schema: the
 // decoder's expectation, content ids, semantic de-duplication, skipped inputs, the review list, output
 // that validates against schemas/matrix.schema.json and is byte-identical on every run, merge conflicts.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include "json/parse.hpp"
 #include "json/schema_validator.hpp"
 #include "layers/structural/comparator.hpp"
-#include "matrix/seed.hpp"
+#include "matrix/matrix_seed.hpp"
 #include "run/finding_file.hpp"
 #include "schema/loader.hpp"
 
