@@ -1,10 +1,22 @@
-// folder_summary.hpp: the last lines of `crosscheck reduce DIR`, the same for every layer's reducer.
+// folder_summary.hpp: lines `crosscheck reduce` prints the same for every layer's reducer: where a
+// finding's reduction went, and the last lines of a run folder's.
 #pragma once
 
 #include <cstddef>
 #include <iostream>
+#include <string>
 
 namespace crosscheck::reduce {
+
+/// The .min.json written, or why none was.
+inline void print_written(std::ostream& out, bool written, const std::string& min_path,
+                          const std::string& note) {
+  if (written) {
+    out << "wrote:  " << min_path << "\n";
+  } else {
+    out << "note:   " << note << "\n";
+  }
+}
 
 /// The last lines of a run folder's reduction, the same for both layers' reducers.
 template <typename Done>

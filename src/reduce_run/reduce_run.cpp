@@ -89,11 +89,7 @@ int run_reduce(const ReduceJob& job) {
                                 : "")
             << "\n"
             << "input:  " << reduce::printable(res.input) << "\n";
-  if (fr.written) {
-    std::cout << "wrote:  " << fr.min_path << "\n";
-  } else {
-    std::cout << "note:   " << fr.note << "\n";
-  }
+  reduce::print_written(std::cout, fr.written, fr.min_path, fr.note);
   std::cout << "replay: " << run::replay_command(fr.min_path) << "\n";
   if (res.stopped && exec::stop_requested())
     std::cout << "interrupted: the input above is the smallest found so far; run the same command to go on\n";

@@ -173,11 +173,7 @@ int reduce_row_finding(const layers::ReduceRequest& o, const run::Finding& f) {
             << (res.walked_back ? "; the batched result did not confirm under the real id, walked back" : "")
             << "\n"
             << "input:  " << reduce::printable(res.input) << "\n";
-  if (fr.written) {
-    std::cout << "wrote:  " << fr.min_path << "\n";
-  } else {
-    std::cout << "note:   " << fr.note << "\n";
-  }
+  reduce::print_written(std::cout, fr.written, fr.min_path, fr.note);
   if (o.verbose) std::cout << "work:   " << rig.work() << "\n";
   std::cout << "replay: " << run::replay_command(fr.min_path) << "\n";
   if (res.stopped && o.should_stop && o.should_stop())
