@@ -2,9 +2,9 @@
 //
 // A layer is what `fuzz --layers` names: its name and number, its reference implementation, how its
 // unit of work runs in a fuzz run, its coverage and how shards of it merge, and its line in the
-// run's story. The fuzz run (src/fuzz_run), merge (src/campaign/merge) and the CLI iterate over the
-// registered layers (src/layers/registry: the built-in ones from layers.def, others registered at
-// run time, as a test does) and name none of them.
+// run's story, its reduction hooks. The fuzz run (src/fuzz_run), merge (src/campaign/merge), the reduce
+// command (src/reduce_run) and the CLI iterate over the registered layers (src/layers/registry: the
+// built-in ones from layers.def, others registered at run time, as a test does) and name none of them.
 //
 // Two kinds of unit of work:
 //  - the adapters' payload batches (layers 1 and 2): the layer turns on its comparison in the

@@ -1,6 +1,6 @@
 // dummy_layer.hpp: a comparison layer defined outside src/, as a fourth layer would be, for the test
 // that shows fuzz, merge, report and verdict carry a registered layer without other changes
-// (tests/unit/fuzz_run_layers_test.cpp).
+// (tests/unit/fuzz_run_fuzz_run_test.cpp).
 //
 // Layer "dummy", with batches of its own: batch b compares a constant probe on two stand-in
 // implementations, "cpp" (its reference: accepts) and "dummy-sdk" (rejects), and writes one acceptance
