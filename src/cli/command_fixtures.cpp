@@ -15,6 +15,7 @@
 #include "cli/schema_option.hpp"
 #include "fixtures/fixture_run.hpp"
 #include "fixtures/fixture_seed.hpp"
+#include "fixtures/fixture_session.hpp"
 #include "fixtures/manifest.hpp"
 #include "json/schema_validator.hpp"
 #include "report/escape.hpp"
@@ -31,67 +32,14 @@ struct FixturesOptions {
   bool verbose = false;
 };
 
-/// The schema source the fixtures were written for: --snapshot, else the checkout's snapshot folder
-/// the cases' schema paths name, else the default schema (said so).
-fixtures::Snapshot choose_snapshot(const FixturesOptions& o, const fixtures::Manifest& m) {
-  fixtures::Snapshot s;
-  if (!o.snapshot.empty()) {
-    s.ir = std::make_shared<const schema::Ir>(load_ir_or_fail(o.snapshot));
-    s.origin = "--snapshot";
-    return s;
-  }
-  const auto& first = m.cases.front();
-  std::string dir = first.schema.substr(0, first.schema.rfind('/') + 1);
-  for (const auto& c : m.cases) {
-    for (const std::string* path : {&c.schema, c.event_schema ? &*c.event_schema : nullptr}) {
-      if (path && path->substr(0, path->rfind('/') + 1) != dir) {
-        throw Fatal(m.where(c) + "/cases/" + std::to_string(c.index) + ": " + *path +
-                    ": expected a document of the same schema snapshot as the first case (" + dir +
-                    "); run such cases with --snapshot, one folder per snapshot");
-      }
-    }
-  }
-  fs::path in_checkout = m.root / dir;
-  std::error_code ec;
-  if (fs::is_regular_file(in_checkout / "manifest.json", ec)) {
-    s.ir = std::make_shared<const schema::Ir>(load_ir_or_fail(in_checkout.string()));
-    s.origin = "checkout";
-    return s;
-  }
-  s.ir = std::make_shared<const schema::Ir>(load_ir_or_fail(o.adapters.schema));
-  s.origin = "default schema: " + (m.root / dir).string() + " has no manifest.json";
-  return s;
-}
-
 int fixtures_run(const FixturesOptions& o) {
   auto manifest = fixtures::load_manifest(o.dir);
   auto files = fixtures::read_files(manifest);
   baseline::KnownCases known(baseline::load_known_cases(o.known));
-  auto snapshot = choose_snapshot(o, manifest);
+  auto snapshot = fixtures::choose_snapshot(manifest, o.snapshot, o.adapters.schema, load_ir_or_fail);
   auto probes = fixtures::plan(manifest, files, snapshot);
-
   auto set = o.adapters.start();
-  std::vector<exec::ValidateRequest> validate;
-  std::vector<exec::DecodeRequest> decode;
-  std::vector<std::size_t> sent;  // probe index of each request
-  for (std::size_t p = 0; p < probes.size(); ++p) {
-    if (!probes[p].bytes) continue;
-    validate.push_back({probes[p].document, *probes[p].bytes});
-    decode.push_back({probes[p].root, *probes[p].bytes});
-    sent.push_back(p);
-  }
-  auto canonical = set->validate(validate);
-  auto structural = set->run(decode);
-  fixtures::Answers answers;
-  answers.implementations = set->names();
-  answers.skew = set->skew_table();
-  std::size_t n = answers.implementations.size();
-  answers.canonical.assign(probes.size(), std::vector<core::ValidateResult>(n));
-  answers.structural.assign(probes.size(), std::vector<core::ImplResult>(n));
-  for (std::size_t r = 0; r < sent.size(); ++r) {
-    answers.canonical[sent[r]] = canonical[r];
-    answers.structural[sent[r]] = structural[r].results;
-  }
+  fixtures::Answers answers = fixtures::ask(*set, probes);
   auto result = fixtures::judge(manifest, files, snapshot, probes, answers, known);
 
   const auto& names = answers.implementations;
@@ -108,7 +56,8 @@ int fixtures_run(const FixturesOptions& o) {
   }
   ResultTable table(names);
   std::vector<std::string> reasons;
-  std::vector<std::map<std::string, std::size_t>> counts(n);
+  std::vector<std::map<std::string, std::size_t>> counts(names.size());
+  const std::size_t n = names.size();
   std::vector<std::map<std::string, std::size_t>> skews(n);  // detail -> checks
   std::size_t contextual = 0;
   for (const auto& cr : result.cases) {

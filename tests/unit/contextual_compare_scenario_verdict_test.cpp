@@ -156,7 +156,12 @@ TEST(Verdict, ADifferenceOnOpenKeysAloneIsImplementationDefined) {
     EXPECT_EQ(x.implementation_defined, std::vector<std::string>{"incoming-continue-allowance"}) << x.cls;
     EXPECT_NE(x.bucket.find("/implementation-defined"), std::string::npos) << x.bucket;
   }
-  EXPECT_EQ(d[0].bucket, "contextual-result/turn.finish.before/continuationRemaining/implementation-defined");
+  // The row carries earlier state: /prior-state, before /implementation-defined.
+  EXPECT_EQ(d[0].bucket,
+            "contextual-result/turn.finish.before/continuationRemaining/prior-state/implementation-defined");
+  EXPECT_EQ(d[1].bucket,
+            "contextual-expectation/rust/turn.finish.before/keys:continuationRemaining/prior-state/"
+            "implementation-defined");
   EXPECT_EQ(d[0].clients, std::vector<std::string>{"rust"});
   // A client that also forgets the earlier continue differs on a key that is not open: a contract
   // difference, failing as any other.
@@ -164,8 +169,14 @@ TEST(Verdict, ADifferenceOnOpenKeysAloneIsImplementationDefined) {
   auto e = compare_row(r, {{"cpp", &cpp}, {"rust", &forgot}});
   ASSERT_EQ(e.size(), 2u);
   for (const auto& x : e) EXPECT_TRUE(x.implementation_defined.empty()) << x.bucket;
-  EXPECT_EQ(e[0].bucket,
-            "contextual-result/turn.finish.before/flow,continuationInstructions,continuationRemaining");
+  EXPECT_EQ(
+      e[0].bucket,
+      "contextual-result/turn.finish.before/flow,continuationInstructions,continuationRemaining/prior-state");
+  // The same row without earlier state has no suffix.
+  Row plain = row("turn.finish.before", R"("expected":{})");
+  RowResult a = result("passed", R"({"decision":"allow"})"), b = result("passed", R"({"decision":"deny"})");
+  EXPECT_EQ(compare_row(plain, {{"python", &a}, {"rust", &b}})[0].bucket,
+            "contextual-result/turn.finish.before/decision");
 }
 
 Admission admission(const std::string& status, std::vector<std::string> traits = {}) {

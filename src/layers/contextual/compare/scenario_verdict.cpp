@@ -56,6 +56,19 @@ std::vector<std::string> open_choices(const std::vector<host::OpenKey>& open,
   return choices;
 }
 
+// "/prior-state" when the request carries state from earlier in the occurrence (state.flow, even none;
+// state.instructions; state.injections): an implementation that drops or refuses that state differs on
+// the same keys as one that composes this response wrongly, and the two are different faults, so
+// their buckets (and the baseline entries that know them) stay apart.
+std::string prior_state_suffix(const Row& row) {
+  const json::Value* params = row.request().find("params");
+  const json::Value* state = params && params->is_object() ? params->find("state") : nullptr;
+  if (!state || !state->is_object()) return "";
+  for (const char* member : {"flow", "instructions", "injections"})
+    if (state->contains(member)) return "/prior-state";
+  return "";
+}
+
 void mark_implementation_defined(Difference& d, std::vector<std::string> choices) {
   if (choices.empty()) return;
   d.implementation_defined = std::move(choices);
@@ -154,6 +167,7 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
   std::vector<Difference> out;
   std::string type = event_type(row);
   const std::vector<host::OpenKey> open = host::open_keys(row.request(), row.response());
+  const std::string prior = prior_state_suffix(row);
   // The reference host, when it runs, is first and answered something comparable.
   const RowResult* reference = nullptr;
   if (!results.empty() && results.front().first == core::kReferenceImplementation &&
@@ -176,7 +190,7 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
       parts.push_back(name + "=" + (a == Answer::kDerived ? "derived" : "rejected"));
     }
     d.involved = d.clients;
-    d.bucket = d.cls + "/" + type + "/" + join(parts);
+    d.bucket = d.cls + "/" + type + "/" + join(parts) + prior;
     d.summary = join(parts, ", ");
     if (reference) {
       // Blame follows the contract: the clients whose answer differs from the reference's.
@@ -215,7 +229,7 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
     if (!d.keys.empty()) {
       d.involved = d.clients;
       d.involved.insert(d.involved.begin(), results.front().first);
-      d.bucket = d.cls + "/" + type + "/" + join(d.keys);
+      d.bucket = d.cls + "/" + type + "/" + join(d.keys) + prior;
       d.summary = join(d.clients, ", ") + (d.clients.size() == 1 ? " differs" : " differ") +
                   " from the reference on " + join(d.keys, ", ");
       mark_implementation_defined(d, open_choices(open, d.keys));
@@ -236,7 +250,7 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
     if (!d.keys.empty()) {
       for (const auto& [name, r] : derived) d.clients.push_back(name);
       d.involved = d.clients;
-      d.bucket = d.cls + "/" + type + "/" + join(d.keys);
+      d.bucket = d.cls + "/" + type + "/" + join(d.keys) + prior;
       d.summary = join(d.clients, " vs ") + " differ on " + join(d.keys, ", ");
       out.push_back(std::move(d));
     }
@@ -249,7 +263,8 @@ std::vector<Difference> compare_row(const Row& row, const ClientResults& results
     d.clients = {name};
     d.involved = {name};
     d.keys = v.keys;
-    d.bucket = d.cls + "/" + name + "/" + type + "/" + v.kind + (v.keys.empty() ? "" : ":" + join(v.keys));
+    d.bucket =
+        d.cls + "/" + name + "/" + type + "/" + v.kind + (v.keys.empty() ? "" : ":" + join(v.keys)) + prior;
     d.summary = name + " " + v.text();
     if (v.kind == "keys" || v.kind == "unasserted")
       mark_implementation_defined(d, open_choices(open, v.keys));

@@ -18,6 +18,9 @@
 // - Blame: when the reference host (named "cpp", first in the results) answered, the clients of a
 //   difference are the ones whose answer or result differs from the reference's, whatever the
 //   majority, and the keys of contextual-result are those where some client differs from it.
+// - Prior state: the bucket of a difference on a row whose request carries state from earlier in the
+//   occurrence (state.flow, state.instructions or state.injections) ends in /prior-state, before any
+//   /implementation-defined: dropping that state and composing this response wrongly are apart.
 // - Open keys: a contextual-result or contextual-expectation difference whose keys are all keys the
 //   contract leaves open for the row (host::open_keys) is implementation-defined: its bucket ends in
 //   /implementation-defined and it does not fail the run.

@@ -1,5 +1,6 @@
 // valid_families.cpp: the families whose responses are valid for their request by construction,
 // in the orders and spellings the composition rules make interesting (scenario_families.def).
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -142,6 +143,65 @@ void envelope_extension(Draw& d) {
     static const std::vector<std::string> names = {"org.example.note", "extensions", "_meta", "x"};
     response.find("result")->add(d.rng.pick(names), lit(R"({"kept":true})"));
   };
+}
+
+namespace {
+
+// The request's state, made when state_for left it out (permission and candidate are required).
+Value& state_of(Draw& d) {
+  if (!d.params().find("state")) d.params().add("state", lit(R"({"permission":"none","candidate":null})"));
+  return *d.params().find("state");
+}
+
+}  // namespace
+
+void prior_flow(Draw& d) {
+  static const std::vector<std::string> flows = {"stop", "continue", "none"};
+  Value& state = state_of(d);
+  set_member(state, "flow", str(d.rng.pick(flows)));
+  if (d.rng.chance(0.6)) {
+    Value instructions = Value::array();
+    std::size_t n = 1 + d.rng.below(2);
+    for (std::size_t i = 0; i < n; ++i) instructions.push(str(d.next("earlier")));
+    set_member(state, "instructions", std::move(instructions));
+  }
+  // This response's flow: stop, continue, both (either order) or neither; tool.before takes stop only.
+  const bool finish = d.b->type == "turn.finish.before";
+  std::vector<std::string> ops;
+  if (d.rng.chance(0.5)) ops.push_back("stop");
+  if (finish && d.rng.chance(0.5))
+    ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(d.rng.below(ops.size() + 1)), "continue");
+  for (const std::string& op : ops) advertise(d, op);
+  // Flow advertised with no flow effect: the allowance is still counted, so the result reports it.
+  if (ops.empty() && d.rng.chance(0.5)) advertise(d, finish && d.rng.chance(0.5) ? "continue" : "stop");
+  for (const std::string& op : ops) d.effects.push_back(effect(d, op));
+  // A full continuation budget (maxContinuations too) on some rows: the Rust client wants all three.
+  if (Value* flow = d.caps().find("flow");
+      flow && flow->find("remainingContinuations") && d.rng.chance(0.5)) {
+    long long remaining = std::stoll(flow->find("remainingContinuations")->number_text());
+    long long count = std::stoll(flow->find("continuationCount")->number_text());
+    set_member(*flow, "maxContinuations", num(std::to_string(remaining + count)));
+  }
+  if (d.rng.chance(0.3)) advertise(d, "message"), insert_at_random(d, effect(d, "message"));
+}
+
+void prior_injections(Draw& d) {
+  static const std::vector<std::string> deliveries = {"now", "next_turn"};
+  Value injections = Value::array();
+  std::size_t n = 1 + d.rng.below(3);
+  for (std::size_t i = 0; i < n; ++i) {
+    Value e = lit(R"({"type":"inject","target":"context","operation":"append"})");
+    e.add("deliverAt", str(d.rng.pick(deliveries)));
+    e.add("value", messages(d.next("earlier-inj"), "earlier"));
+    injections.push(std::move(e));
+  }
+  set_member(state_of(d), "injections", std::move(injections));
+  if (has(d.b->kinds, "inject")) {
+    advertise(d, "inject");
+    std::size_t more = d.rng.below(3);
+    for (std::size_t i = 0; i < more; ++i) d.effects.push_back(effect(d, "inject"));
+  }
+  some_valid(d, 1);
 }
 
 }  // namespace crosscheck::scenario_gen::detail
