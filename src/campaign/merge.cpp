@@ -15,9 +15,9 @@
 #include "campaign/merge_folder.hpp"
 #include "campaign/merge_io.hpp"
 #include "campaign/merge_summary.hpp"
-#include "coverage/rule_coverage_file.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
+#include "layers/registry/layer_registry.hpp"
 #include "run/finding_file.hpp"
 #include "run/finding_files.hpp"
 #include "run/json_file.hpp"
@@ -155,19 +155,15 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
   std::optional<run::CoverageFile> coverage;
   if (!covs.empty()) coverage = merge_coverage(covs);
 
-  // Layer 3's rule coverage: the inputs' counts summed; against what OUT already has, the larger
-  // count of each way, so a folder merged again is not counted twice (a later shard only raises it).
-  std::optional<scenario_gen::RuleCoverageSummary> rule_coverage;
-  for (const auto& f : folders) {
-    const fs::path file = fs::path(f.path) / run::kRuleCoverageFile;
-    if (!fs::exists(file)) continue;
-    auto c = scenario_gen::read_rule_coverage(file.string());
-    rule_coverage = rule_coverage ? scenario_gen::join_rule_coverage(*rule_coverage, c) : c;
-  }
-  if (rule_coverage && existing && fs::exists(fs::path(existing->path) / run::kRuleCoverageFile))
-    rule_coverage = scenario_gen::join_rule_coverage(
-        scenario_gen::read_rule_coverage((fs::path(existing->path) / run::kRuleCoverageFile).string()),
-        *rule_coverage, true);
+  // Each layer's own files (layer 3's rule coverage): read and checked now, written with the rest.
+  std::vector<std::string> shard_paths;
+  for (const auto& f : folders) shard_paths.push_back(fs::path(f.path).string());
+  const std::optional<std::string> existing_path =
+      existing ? std::optional(fs::path(existing->path).string()) : std::nullopt;
+  std::vector<layers::Layer::MergeWriter> layer_files;
+  for (const layers::Layer* layer : layers::registered_layers())
+    if (auto writer = layer->merge_files(shard_paths, existing_path))
+      layer_files.push_back(std::move(writer));
 
   // Runs: each counted once, by seed and shard (a folder merged again replaces its earlier record).
   std::vector<run::MergeSource> sources;
@@ -245,8 +241,7 @@ MergeResult merge_runs(const MergeOptions& o, std::ostream& log) {
   for (const auto& [name, v] : minimized)
     run::write_file_atomically((findings_dir / name).string(), pretty(v, 2));
   if (coverage) run::write_coverage(out, *coverage);
-  if (rule_coverage)
-    scenario_gen::write_rule_coverage((out / run::kRuleCoverageFile).string(), *rule_coverage);
+  for (const auto& write : layer_files) write(out.string());
   if (!event_lines.empty() && (new_events > 0 || !existing)) {
     std::string text;
     for (const auto& l : event_lines) text += l + "\n";

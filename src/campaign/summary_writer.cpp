@@ -153,6 +153,7 @@ void write_summary(const RunSummary& s) {
   session.crosscheck_cpu = s.session.crosscheck_cpu;
   session.generation_cpu = s.session.generation_cpu;
   session.adapter_cpu = s.session.adapter_cpu;
+  for (const auto& [name, inputs] : s.session.skipped) session.skipped_while_stuck[name] = inputs;
   sum.session = std::move(session);
   run::write_summary(s.options.out, sum);
 }

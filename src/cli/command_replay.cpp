@@ -12,8 +12,8 @@
 #include "cli/adapter_options.hpp"
 #include "cli/command.hpp"
 #include "cli/result_table.hpp"
-#include "cli/scenario_support.hpp"
 #include "cli/schema_option.hpp"
+#include "interop/client_choice.hpp"
 #include "interop/server_admission.hpp"
 #include "layers/contextual/compare/finding_writer.hpp"
 #include "layers/contextual/compare/reference_result.hpp"
@@ -91,7 +91,7 @@ int replay_scenario(const AdapterOptions& adapters, const ScenarioOptions& o, co
     throw Fatal("the schema does not load as canonical schemas: " + reference.error().text());
   const bool servers = c.mode == run::kScenarioServers;
   auto clients =
-      pick_clients(o.client_config.empty() ? c.client_config : o.client_config, c.clients, servers);
+      scenario::pick_clients(o.client_config.empty() ? c.client_config : o.client_config, c.clients, servers);
   std::vector<std::string> names{core::kReferenceImplementation};
   for (const auto& x : clients) names.push_back(x.name);
   scenario::FindingContext context{c.file, c.clients, c.client_config, c.schema};

@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "cli/command.hpp"
-#include "cli/duration.hpp"
 #include "cli/schema_option.hpp"
 #include "exec/adapter_config.hpp"
 #include "exec/adapter_pool.hpp"
@@ -14,6 +13,7 @@
 #include "reduce/reduce_files.hpp"
 #include "run/finding_file.hpp"
 #include "selftest/selftest.hpp"
+#include "util/duration.hpp"
 #include "util/result.hpp"
 #include "util/running_executable.hpp"
 

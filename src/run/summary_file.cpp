@@ -32,6 +32,7 @@ constexpr const char* kDroppedKey = "dropped";
 constexpr const char* kGenerationShareKey = "generationShare";
 constexpr const char* kWaitedSecondsKey = "waitedSeconds";
 constexpr const char* kCpuSecondsKey = "cpuSeconds";
+constexpr const char* kSkippedWhileStuckKey = "skippedWhileStuck";
 constexpr const char* kCrosscheckKey = "crosscheck";
 constexpr const char* kGenerationKey = "generation";
 constexpr const char* kAdaptersKey = "adapters";
@@ -122,6 +123,9 @@ json::Value session_json(const SessionRecord& r) {
   x.add(kGenerationShareKey, seconds_value(r.generation_share));
   x.add(kWaitedSecondsKey, seconds_value(r.waited_seconds));
   x.add(kCpuSecondsKey, std::move(cpu));
+  json::Value skipped = json::Value::object();
+  for (const auto& [name, inputs] : r.skipped_while_stuck) skipped.add(name, count_value(inputs));
+  x.add(kSkippedWhileStuckKey, std::move(skipped));
   return x;
 }
 
@@ -138,6 +142,8 @@ SessionRecord session_of(const json::Value& x) {
   r.generation_cpu = number_of(*cpu.find(kGenerationKey));
   for (const auto& [name, seconds] : cpu.find(kAdaptersKey)->members())
     r.adapter_cpu[name] = number_of(seconds);
+  if (const json::Value* skipped = x.find(kSkippedWhileStuckKey))  // absent in older files
+    for (const auto& [name, inputs] : skipped->members()) r.skipped_while_stuck[name] = count_of(inputs);
   return r;
 }
 

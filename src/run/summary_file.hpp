@@ -52,6 +52,8 @@ struct SessionRecord {
   double waited_seconds = 0;  ///< the generation thread waiting for the adapters
   double crosscheck_cpu = 0, generation_cpu = 0;
   std::map<std::string, double> adapter_cpu;  ///< adapter -> CPU seconds of its processes
+  /// adapter -> inputs the session compared without it while it was stuck (ImplementationSet::skip_stuck)
+  std::map<std::string, std::uint64_t> skipped_while_stuck;
 };
 
 struct Summary {

@@ -214,41 +214,9 @@ std::string effect_at(std::size_t i) { return "/result/effects/" + std::to_strin
 
 const std::vector<Rule>& rules() {
   static const std::vector<Rule> list = {
-      {kRequestCanonical, true, "the request is canonical on intercept-request (else nothing is applied)"},
-      {kEnvelope, true, "the response is a JSON-RPC 2.0 success envelope with a result object"},
-      {kIdCorrelation, true, "the response id is the pending request's id"},
-      {kProtocolVersion, true, "result.protocolVersion is the request's protocolVersion"},
-      {kEffectsList, true, "result.effects is a list when present (null is not omitted)"},
-      {kUnknownEffectType, true, "every effect type is known; one unknown type fails the whole response"},
-      {kResponseCanonical, true, "the response is canonical on intercept-response"},
-      {kEffectBoundary, true, "each effect (and flow operation) is one the request's boundary admits"},
-      {kReturnBoundary, true, "return only at the four return boundaries"},
-      {kEffectNotAdvertised, true, "each effect type is in capabilities.effects"},
-      {kModifyTarget, true, "a modify names the boundary's target, advertised in capabilities.modify"},
-      {kModifyOperation, true, "a modify's operation is advertised true for its target"},
-      {kModifyValue, true, "a modify value meets its target's value contract at the boundary"},
-      {kReturnValue, true, "a return value meets the boundary's return contract"},
-      {kFlowOperation, true, "a flow operation is in capabilities.flow.operations"},
-      {kContinuationAllowance, true, "continue needs a positive capabilities.flow.remainingContinuations"},
-      {kInjectDelivery, true, "inject needs capabilities.inject.context.append and its exact deliverAt"},
-      {kHostInput, true,
-       "the synthetic host's tool contract: the effective tool.before input is an object with a positive "
-       "integer task (the SDK accepts, the host refuses)"},
-      {"omitted-effects-neutral", false, "omitted effects compose as an empty list"},
-      {"omitted-state", false, "omitted state is permission none and candidate null"},
-      {"modify-order", false, "modifications stage in response order before a return binds"},
-      {"merge-shallow", false, "merge is shallow; null is a value; a nested value replaces the whole"},
-      {"replace-drops-keys", false, "replace removes the keys its value omits"},
-      {"changed-input-invalidates", false,
-       "a changed input drops an incoming candidate and an incoming allow"},
-      {"permission-precedence", false,
-       "deny > ask > allow; an incoming deny is sticky; none resolves to allow"},
-      {"denial-discards-candidate", false, "deny and ask discard a candidate"},
-      {"messages-in-order", false, "message texts accumulate in response order"},
-      {"stop-beats-continue", false, "stop wins over continue; instructions are kept; no allowance is used"},
-      {"continue-consumes-one", false, "a resolved continue consumes exactly one unit of the allowance"},
-      {"injections-in-order", false, "accepted injections accumulate in order, whole"},
-      {"execution", false, "the tool runs when allowed, not stopped, and no candidate applies"},
+#define CROSSCHECK_HOST_RULE(constant, name, rejects, text) {constant, rejects, text},
+#include "layers/contextual/host/host_rules.def"
+#undef CROSSCHECK_HOST_RULE
   };
   return list;
 }
@@ -277,8 +245,8 @@ std::vector<const char*> constructs(const Value& request, const Value& response)
   std::string type = string_at(at(params, "event"), "type");
   const Value* effects_value = at(at(&response, "result"), "effects");
   if (!effects_value || (effects_value->is_array() && effects_value->items().empty()))
-    out.push_back("omitted-effects-neutral");
-  if (!state) out.push_back("omitted-state");
+    out.push_back(kOmittedEffectsNeutral);
+  if (!state) out.push_back(kOmittedState);
   if (!effects_value || !effects_value->is_array()) return out;
   std::size_t modifies = 0, returns = 0, permissions = 0, messages = 0, injects = 0;
   bool merge = false, replace = false, deny_or_ask = false, stop = false, proceed = false;
@@ -298,20 +266,20 @@ std::vector<const char*> constructs(const Value& request, const Value& response)
   }
   const Value* candidate = at(state, "candidate");
   bool incoming_candidate = candidate && candidate->is_object();
-  if (modifies > 1 || (modifies && returns)) out.push_back("modify-order");
-  if (merge) out.push_back("merge-shallow");
-  if (replace) out.push_back("replace-drops-keys");
+  if (modifies > 1 || (modifies && returns)) out.push_back(kModifyOrder);
+  if (merge) out.push_back(kMergeShallow);
+  if (replace) out.push_back(kReplaceDropsKeys);
   if (modifies && (incoming_candidate || string_at(state, "permission") == "allow"))
-    out.push_back("changed-input-invalidates");
+    out.push_back(kChangedInputInvalidates);
   if (permissions || (state && string_at(state, "permission") != "none"))
-    out.push_back("permission-precedence");
-  if (deny_or_ask && (incoming_candidate || returns)) out.push_back("denial-discards-candidate");
-  if (messages) out.push_back("messages-in-order");
+    out.push_back(kPermissionPrecedence);
+  if (deny_or_ask && (incoming_candidate || returns)) out.push_back(kDenialDiscardsCandidate);
+  if (messages) out.push_back(kMessagesInOrder);
   std::string prior = string_at(state, "flow");
-  if ((stop || prior == "stop") && (proceed || prior == "continue")) out.push_back("stop-beats-continue");
-  if (proceed && !stop) out.push_back("continue-consumes-one");
-  if (injects) out.push_back("injections-in-order");
-  if (type == "tool.before") out.push_back("execution");
+  if ((stop || prior == "stop") && (proceed || prior == "continue")) out.push_back(kStopBeatsContinue);
+  if (proceed && !stop) out.push_back(kContinueConsumesOne);
+  if (injects) out.push_back(kInjectionsInOrder);
+  if (type == "tool.before") out.push_back(kExecution);
   return out;
 }
 

@@ -38,25 +38,10 @@ struct Applied {
   std::string message;
 };
 
-/// Rule names (stable: rule coverage and findings store them).
-inline constexpr const char* kRequestCanonical = "request-canonical";
-inline constexpr const char* kEnvelope = "envelope";
-inline constexpr const char* kIdCorrelation = "id-correlation";
-inline constexpr const char* kProtocolVersion = "protocol-version";
-inline constexpr const char* kEffectsList = "effects-list";
-inline constexpr const char* kUnknownEffectType = "unknown-effect-type";
-inline constexpr const char* kResponseCanonical = "response-canonical";
-inline constexpr const char* kEffectBoundary = "effect-boundary";
-inline constexpr const char* kReturnBoundary = "return-boundary";
-inline constexpr const char* kEffectNotAdvertised = "effect-not-advertised";
-inline constexpr const char* kModifyTarget = "modify-target";
-inline constexpr const char* kModifyOperation = "modify-operation";
-inline constexpr const char* kModifyValue = "modify-value";
-inline constexpr const char* kReturnValue = "return-value";
-inline constexpr const char* kFlowOperation = "flow-operation";
-inline constexpr const char* kContinuationAllowance = "continuation-allowance";
-inline constexpr const char* kInjectDelivery = "inject-delivery";
-inline constexpr const char* kHostInput = "host-input";
+/// Rule names (stable: rule coverage and findings store them), one constant per entry of host_rules.def.
+#define CROSSCHECK_HOST_RULE(constant, name, rejects, text) inline constexpr const char* constant = name;
+#include "layers/contextual/host/host_rules.def"
+#undef CROSSCHECK_HOST_RULE
 
 /// One rule of the reference host: its stable name, whether it rejects (false for the composition
 /// rules, which shape an accepted result), and one line saying what it is.
@@ -65,7 +50,7 @@ struct Rule {
   bool rejects = true;
   std::string text;
 };
-/// Every rule, rejecting ones in the order apply() checks them, then the composition rules.
+/// Every rule of host_rules.def, rejecting ones in the order apply() checks them, then the composition rules.
 const std::vector<Rule>& rules();
 
 /// What each boundary admits, from the typed-payload contract of the snapshot (intercept-response's

@@ -1,11 +1,11 @@
 // duration.cpp: see duration.hpp.
-#include "cli/duration.hpp"
+#include "util/duration.hpp"
 
 #include <regex>
 
 #include "util/result.hpp"
 
-namespace crosscheck::cli {
+namespace crosscheck {
 
 double parse_duration(const std::string& option, const std::string& text) {
   static const std::regex form(R"(^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s?)?$)");
@@ -20,4 +20,4 @@ double parse_duration(const std::string& option, const std::string& text) {
   throw Fatal(option + " '" + text + "': expected a positive duration such as 30, 30s, 5m, 1h or 1h30m");
 }
 
-}  // namespace crosscheck::cli
+}  // namespace crosscheck

@@ -1,13 +1,13 @@
-// scenario_support.cpp: the reference host's result on a row, and client selection.
-#include "cli/scenario_support.hpp"
+// client_choice.cpp: the SDK clients (or servers) a command names.
+#include "interop/client_choice.hpp"
 
 #include <algorithm>
 #include <iostream>
 
-#include "cli/command.hpp"
 #include "core/impl_result.hpp"
+#include "util/result.hpp"
 
-namespace crosscheck::cli {
+namespace crosscheck::scenario {
 
 std::vector<std::string> client_names(const std::string& text) {
   std::vector<std::string> names;
@@ -43,4 +43,4 @@ std::vector<scenario::ClientSpec> pick_clients(const std::string& config_path,
   return out;
 }
 
-}  // namespace crosscheck::cli
+}  // namespace crosscheck::scenario

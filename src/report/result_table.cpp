@@ -1,10 +1,10 @@
 // result_table.cpp: fixed-width columns, label first.
-#include "cli/result_table.hpp"
+#include "report/result_table.hpp"
 
 #include <algorithm>
 #include <iomanip>
 
-namespace crosscheck::cli {
+namespace crosscheck::report {
 
 std::string outcome_cell(const core::ImplResult& r) {
   using core::Outcome;
@@ -66,4 +66,4 @@ void ResultTable::print(std::ostream& out) const {
   }
 }
 
-}  // namespace crosscheck::cli
+}  // namespace crosscheck::report

@@ -1,4 +1,4 @@
-// scenario_support.hpp: what `scenarios run`, `replay` and `fuzz` share to run scenario rows: picking
+// client_choice.hpp: what `scenarios run`, `replay` and `fuzz` share to run scenario rows: picking
 // the SDK clients (or servers) by name (the reference's column is scenario/reference_result.hpp).
 #pragma once
 
@@ -7,7 +7,7 @@
 
 #include "interop/client_config.hpp"
 
-namespace crosscheck::cli {
+namespace crosscheck::scenario {
 
 /// --clients a,b: the names in order, without empty ones and without the reference (it always runs;
 /// naming it among the clients is allowed and changes nothing).
@@ -20,4 +20,4 @@ std::vector<std::string> client_names(const std::string& text);
 std::vector<scenario::ClientSpec> pick_clients(const std::string& config_path,
                                                const std::vector<std::string>& names, bool servers);
 
-}  // namespace crosscheck::cli
+}  // namespace crosscheck::scenario
