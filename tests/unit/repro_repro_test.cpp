@@ -382,7 +382,9 @@ TEST(Repro, LayerThreeRunsThePythonClientOnTheRowBesideIt) {
 }
 
 TEST(Repro, HostileTextStaysData) {
-  const std::string hostile = std::string("\"\\\n'''\0\xff\xed\xa0\x80 \xe2\x80\xa8 */ \r", 23);
+  // Quotes, a backslash, a newline, NUL, invalid UTF-8, a lone surrogate, U+2028, a comment end, CR.
+  static constexpr char kHostile[] = "\"\\\n'''\0\xff\xed\xa0\x80 \xe2\x80\xa8 */ \r";
+  const std::string hostile(kHostile, sizeof kHostile - 1);  // every byte, the NUL inside included
   EXPECT_EQ(comment_text("a\"b\\c\nd"), "a\"b\\\\c\\x0ad");
   EXPECT_EQ(comment_text(std::string("\0\xff", 2)), "\\x00\\xff");
   EXPECT_EQ(comment_text("abcdef", 3), "abc... (6 bytes)");
