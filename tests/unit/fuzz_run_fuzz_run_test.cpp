@@ -1,5 +1,7 @@
 // A layer registered at run time (tests/dummy_layer, defined outside src/ as a fourth layer would be)
 // is carried by fuzz, merge, report and verdict with no other change: they iterate over the registry.
+#include "fuzz_run/fuzz_run.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -12,7 +14,6 @@
 #include "campaign/merge.hpp"
 #include "dummy_layer/dummy_layer.hpp"
 #include "exec/implementation_set.hpp"
-#include "fuzz_run/fuzz_run.hpp"
 #include "json/parse.hpp"
 #include "layers/registry/layer_registry.hpp"
 #include "report/writers.hpp"
